@@ -1,0 +1,57 @@
+# dyn-tick workbench: the series lives in NNNN-*.patch + cover-letter.txt;
+# the kernel tree is unpacked and patched under $(WORK), outside git.
+#
+#   make deps      install what is missing from Debian's archive
+#   make tree      unpack linux-source-6.1, base commit, git am the series
+#   make export    regenerate the patch files from the worktree's commits
+#   make build     feature-on and feature-off kernels of the tip
+#   make run       the main job: deps, tree, build, boot, show what it does
+#   make shell     boot the patched kernel into a shell on the serial console
+#   make check     the full per-commit check (what CI runs)
+#   make selftest  only the harness self-test
+#   make bench     periodic vs dyn-tick vs NO_HZ_IDLE, one run, side by side
+#   make send      write the series as mail (mbox) and a send-email dry run
+#   make clean     remove the build directories (keeps the tree)
+
+TOP   := $(CURDIR)
+WORK  ?= $(TOP)/.work
+TREE  ?= $(WORK)/linux
+export TOP WORK TREE
+
+.PHONY: deps tree export build run shell check selftest bench send clean
+
+deps:
+	@bash ci/deps.sh
+
+tree: deps
+	@bash ci/tree.sh
+
+export:
+	@bash ci/export.sh
+
+build: tree
+	@bash ci/build.sh $(WORK)/build-on base dyntick-on
+	@bash ci/build.sh $(WORK)/build-off base dyntick-off
+
+run: build
+	@bash ci/run.sh
+
+shell:
+	@bash ci/shell.sh $(VCPUS)
+
+check:
+	@bash ci/check.sh
+
+selftest: tree
+	@bash ci/guest.sh >/dev/null
+	@bash ci/build.sh $(WORK)/build-on base dyntick-on >/dev/null
+	@bash ci/selftest.sh
+
+bench: tree
+	@bash ci/bench.sh
+
+send:
+	@bash ci/send.sh
+
+clean:
+	rm -rf $(WORK)/build-* $(WORK)/guest $(WORK)/logs

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# The full check (the README's test command): apply the series to a fresh
+# base, checkpatch every patch, then for every commit oldest first build
+# with NO_IDLE_HZ on and off, boot the feature-on kernel and run the guest
+# tests that apply at that commit; then the harness self-test. Ends with
+# "N passed, N failed, N skipped".
+source "$(dirname "$0")/lib.sh"
+set +e
+
+mkdir -p "$LOGDIR"
+passed=0 failed=0 skipped=0
+failures=()
+declare -A secs=()
+rows=()
+
+ok()   { passed=$((passed + 1)); }
+bad()  { failed=$((failed + 1)); failures+=("$1"); say "FAIL: $1"; }
+now()  { date +%s; }
+timed() { local k=$1 t; shift; t=$(now); "$@"; local rc=$?; secs[$k]=$(( ${secs[$k]:-0} + $(now) - t )); return $rc; }
+finish() {
+	say ""
+	say "Per-commit summary"
+	printf '%s\n' "${rows[@]}" | column -t -s '|' >&2
+	say ""
+	say "Time: $(for k in deps tree checkpatch guest build boot selftest; do printf '%s %ss  ' "$k" "${secs[$k]:-0}"; done)total $(( $(now) - T0 ))s"
+	if [ ${#failures[@]} -gt 0 ]; then
+		say "Failures:"
+		printf '  %s\n' "${failures[@]}" >&2
+	fi
+	echo "$passed passed, $failed failed, $skipped skipped"
+	[ "$failed" = 0 ]
+	exit $?
+}
+
+T0=$(now)
+timed deps bash "$TOP/ci/deps.sh" || { bad "deps: installation failed"; finish; }
+if ! timed tree bash "$TOP/ci/tree.sh" 2>"$LOGDIR/tree.log"; then
+	cat "$LOGDIR/tree.log" >&2
+	bad "series does not apply"
+	finish
+fi
+cat "$LOGDIR/tree.log" >&2
+
+declare -A cp=()
+i=0
+for p in $(series_patches); do
+	i=$((i + 1))
+	if timed checkpatch bash "$TOP/ci/checkpatch.sh" "$p"; then ok; cp[$i]=ok
+	else bad "checkpatch $(basename "$p")"; cp[$i]=FAIL; fi
+done
+
+timed guest bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || { bad "guest userland does not build"; finish; }
+
+cd "$TREE" || exit 1
+tip=$(git rev-parse series)
+commits=$(git rev-list --reverse "$(base_commit)..series")
+rows+=("#|commit|checkpatch|build on|build off|boots|guest tests (pass/skip/fail)")
+first_boot=$(grep -vE '^(#|$)' "$TOP/ci/boots.conf" | head -n1 | awk '{print $1}')
+hz=1000
+i=0
+for c in $commits; do
+	i=$((i + 1))
+	git checkout -q "$c"
+	subj=$(git log -1 --format=%s "$c" | cut -c1-50)
+	say ""
+	say "=== [$i] $(git log -1 --format='%h %s' "$c")"
+	on=ok off=ok boots="" tp=0 ts=0 tf=0
+	if timed build bash "$TOP/ci/build.sh" "$WORK/build-on" base dyntick-on >"$LOGDIR/build-$i-on.log" 2>&1; then ok
+	else on=FAIL; bad "[$i] build with NO_IDLE_HZ=y (log $LOGDIR/build-$i-on.log)"; tail -n 20 "$LOGDIR/build-$i-on.log" >&2; fi
+	if timed build bash "$TOP/ci/build.sh" "$WORK/build-off" base dyntick-off >"$LOGDIR/build-$i-off.log" 2>&1; then ok
+	else off=FAIL; bad "[$i] build with NO_IDLE_HZ=n (log $LOGDIR/build-$i-off.log)"; tail -n 20 "$LOGDIR/build-$i-off.log" >&2; fi
+	grep -E 'warning:' "$LOGDIR/build-$i-on.log" "$LOGDIR/build-$i-off.log" >&2
+
+	if [ $on = ok ]; then
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")
+		idle=5
+		[ "$c" = "$tip" ] && idle=20
+		while read -r name vcpus args; do
+			case $name in ''|'#'*) continue ;; esac
+			[ "$c" = "$tip" ] || [ "$name" = "$first_boot" ] || continue
+			[ "$args" = - ] && args=""
+			plan=$(bash "$TOP/ci/plan.sh" "$name")
+			tests_pass=0 tests_skip=0 tests_fail=0
+			t=$(now)
+			res=$(bash "$TOP/ci/boot.sh" "$WORK/build-on/arch/x86/boot/bzImage" \
+				"$LOGDIR/boot-$i-$name.log" "$vcpus" "$args dt.hz=$hz dt.idle=$idle $plan" 600 \
+				</dev/null)
+			rc=$?
+			secs[boot]=$(( ${secs[boot]:-0} + $(now) - t ))
+			eval "${res//[^a-z0-9_= ]/}"
+			tp=$((tp + tests_pass)) ts=$((ts + tests_skip)) tf=$((tf + tests_fail))
+			passed=$((passed + tests_pass)) skipped=$((skipped + tests_skip))
+			failed=$((failed + tests_fail))
+			grep -E '^(not )?ok ' "$LOGDIR/boot-$i-$name.log" | sed "s/^/    [$name] /" >&2
+			if [ $rc = 0 ]; then ok; boots+="$name:ok "
+			else
+				boots+="$name:FAIL "
+				if [ "$tests_fail" = 0 ]; then bad "[$i] boot $name (log $LOGDIR/boot-$i-$name.log)"
+				else failures+=("[$i] boot $name: $tests_fail guest test(s) failed (log $LOGDIR/boot-$i-$name.log)"); fi
+			fi
+		done <"$TOP/ci/boots.conf"
+	else
+		boots="not booted"
+	fi
+	rows+=("$i|$subj|${cp[$i]:-?}|$on|$off|$boots|$tp/$ts/$tf")
+done
+git checkout -q series
+
+say ""
+say "=== harness self-test"
+t=$(now)
+st=$(bash "$TOP/ci/selftest.sh")
+st_rc=$?
+secs[selftest]=$(( $(now) - t ))
+printf '%s\n' "$st" | grep -E '^selftest' >&2
+sp=$(printf '%s\n' "$st" | grep -c '^selftest ok' )
+sf=$(printf '%s\n' "$st" | grep -c '^selftest FAIL' )
+passed=$((passed + sp)) failed=$((failed + sf))
+[ $st_rc = 0 ] || [ "$sf" != 0 ] || bad "selftest exited with $st_rc"
+[ "$sf" = 0 ] || failures+=("harness self-test: $sf case(s) not caught")
+finish

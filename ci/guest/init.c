@@ -1,0 +1,757 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of the dyn-tick test guest: a static i386 program.
+ *
+ * Kernel command line (unknown parameters reach init):
+ *   dt.mode=tests|shell     run the tests (default) or a small shell
+ *   dt.tests=a,b,c          tests to run, in the order of the table below
+ *   dt.skip=a,b             tests to report as skipped (later patches)
+ *   dt.hz=1000              CONFIG_HZ of the kernel
+ *   dt.idle=20              seconds of the long idle period
+ *   dt.fail=1               also run a test that must fail (harness self-test)
+ *
+ * Results are printed in KTAP. The last line of a completed run is
+ * "DYNTICK-GUEST-END", after which the guest powers off.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/times.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SYSDIR "/sys/devices/system/timer/timer0/"
+
+static int hz = 1000;
+static int idle_secs = 20;
+static int ncpu = 1;
+static int test_no;
+static int failed;
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static int64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static void sleep_ns(int64_t ns)
+{
+	struct timespec ts = { ns / 1000000000LL, ns % 1000000000LL };
+
+	while (clock_nanosleep(CLOCK_MONOTONIC, 0, &ts, &ts) == EINTR)
+		;
+}
+
+static int read_file(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n, total = 0;
+
+	if (fd < 0)
+		return -1;
+	while (total < (ssize_t)len - 1 &&
+	       (n = read(fd, buf + total, len - 1 - total)) > 0)
+		total += n;
+	close(fd);
+	buf[total] = 0;
+	return (int)total;
+}
+
+/* Write a string; returns 0 or the errno of the failed write */
+static int write_file(const char *path, const char *val, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return errno;
+	if (write(fd, val, len) < 0)
+		err = errno;
+	close(fd);
+	return err;
+}
+
+static int write_str(const char *path, const char *val)
+{
+	return write_file(path, val, strlen(val));
+}
+
+static int state_field(const char *name)
+{
+	char buf[512], *p;
+
+	if (read_file(SYSDIR "dyn_tick_state", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, name);
+	if (!p)
+		return -1;
+	p = strchr(p, ':');
+	return p ? atoi(p + 1) : -1;
+}
+
+/* Timer interrupts so far: local APIC timer (LOC) plus IRQ 0 (PIT) */
+static long long timer_irqs(void)
+{
+	static char buf[65536];
+	long long total = 0;
+	char *line, *save;
+
+	if (read_file("/proc/interrupts", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = line;
+		int i;
+
+		while (*p == ' ')
+			p++;
+		if (strncmp(p, "LOC:", 4) && strncmp(p, "0:", 2))
+			continue;
+		p = strchr(p, ':') + 1;
+		for (i = 0; i < ncpu; i++)
+			total += strtoll(p, &p, 10);
+	}
+	return total;
+}
+
+/* Idle and iowait time of all CPUs from /proc/stat, in USER_HZ ticks */
+static long long stat_idle(void)
+{
+	char buf[4096];
+	long long v[8] = { 0 };
+
+	if (read_file("/proc/stat", buf, sizeof(buf)) < 0)
+		return -1;
+	sscanf(buf, "cpu %lld %lld %lld %lld %lld", &v[0], &v[1], &v[2], &v[3], &v[4]);
+	return v[3] + v[4];
+}
+
+/*
+ * Offset of CLOCK_MONOTONIC against jiffies, in ns. times() counts jiffies
+ * in USER_HZ units; wait for it to change and take the monotonic time of
+ * that edge, which pins jiffies to within about a tick.
+ */
+static int64_t jiffies_offset(void)
+{
+	struct tms t;
+	clock_t c0 = times(&t), c;
+	long user_hz = sysconf(_SC_CLK_TCK);
+	int64_t m;
+
+	do {
+		c = times(&t);
+		m = mono_ns();
+	} while (c == c0);
+	return m - (int64_t)(unsigned long)c * (1000000000LL / user_hz);
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	test_no++;
+	if (!ok)
+		failed++;
+	printf("%sok %d %s", ok ? "" : "not ", test_no, name);
+	if (fmt) {
+		printf(" # ");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+	}
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Interrupt rate while this process sleeps for @ns, per CPU and second */
+static double idle_rate(int64_t ns)
+{
+	long long i0 = timer_irqs();
+	int64_t t0 = mono_ns();
+
+	sleep_ns(ns);
+	return (timer_irqs() - i0) / ((mono_ns() - t0) / 1e9) / ncpu;
+}
+
+static pid_t spin_on(int cpu)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		cpu_set_t set;
+		volatile unsigned long n = 0;
+
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		for (;;)
+			n++;
+	}
+	return pid;
+}
+
+static void stop(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+/* Rates that tell skipping from a periodic tick apart */
+static double skip_limit(void) { return hz / 20.0; }
+static double periodic_floor(void) { return hz * 0.6; }
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void t_sleep_sane(void)
+{
+	int64_t m0 = mono_ns(), r0 = real_ns(), dm, dr;
+
+	sleep_ns(1000000000LL);
+	dm = mono_ns() - m0;
+	dr = real_ns() - r0;
+	result(dm >= 1000000000LL && dm < 1500000000LL &&
+	       dr > 900000000LL && dr < 1600000000LL, "sleep_sane",
+	       "1 s sleep took %.3f s monotonic, %.3f s realtime", dm / 1e9, dr / 1e9);
+}
+
+/* The long idle period, shared by the tests that judge it */
+static struct {
+	int done;
+	double secs, rate, drift_ms, idle_pct;
+} idle;
+
+static void long_idle(void)
+{
+	long long i0, i1, s0, s1;
+	int64_t j0, j1, m0, m1;
+
+	if (idle.done)
+		return;
+	idle.done = 1;
+	diag("idle for %d s", idle_secs);
+	j0 = jiffies_offset();
+	s0 = stat_idle();
+	i0 = timer_irqs();
+	m0 = mono_ns();
+	sleep_ns(idle_secs * 1000000000LL);
+	m1 = mono_ns();
+	i1 = timer_irqs();
+	s1 = stat_idle();
+	j1 = jiffies_offset();
+
+	idle.secs = (m1 - m0) / 1e9;
+	idle.rate = (i1 - i0) / idle.secs / ncpu;
+	idle.drift_ms = (j1 - j0) / 1e6;
+	idle.idle_pct = 100.0 * (s1 - s0) / sysconf(_SC_CLK_TCK) / (idle.secs * ncpu);
+	diag("idle %.2f s: %lld timer interrupts (%.1f/s per CPU), jiffies drift %.2f ms, idle time %.2f %%",
+	     idle.secs, i1 - i0, idle.rate, idle.drift_ms, idle.idle_pct);
+}
+
+static void t_idle_skips(void)
+{
+	long_idle();
+	result(idle.rate <= skip_limit(), "idle_skips",
+	       "%.1f timer interrupts/s per CPU while idle (periodic: %d, limit %.0f)",
+	       idle.rate, hz, skip_limit());
+}
+
+static void t_jiffies_vs_monotonic(void)
+{
+	long_idle();
+	result(idle.drift_ms > -10.0 && idle.drift_ms < 10.0, "jiffies_vs_monotonic",
+	       "jiffies moved %.2f ms against CLOCK_MONOTONIC over %.1f s (limit 10 ms)",
+	       idle.drift_ms, idle.secs);
+}
+
+static void t_proc_stat_idle(void)
+{
+	long_idle();
+	result(idle.idle_pct > 98.0 && idle.idle_pct < 102.0, "proc_stat_idle",
+	       "/proc/stat idle covers %.2f %% of %.1f s x %d CPUs (limit 2 %%)",
+	       idle.idle_pct, idle.secs, ncpu);
+}
+
+static void t_nanosleep_lateness(void)
+{
+	static const int64_t len_us[] = { 7321, 13703, 29917, 101113, 250711, 777777 };
+	int64_t limit = 1000000000LL / hz + 1000000, worst = 0, early = 0;
+	unsigned int i, r;
+
+	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
+		for (r = 0; r < 3; r++) {
+			int64_t t0 = mono_ns(), late;
+
+			sleep_ns(len_us[i] * 1000);
+			late = mono_ns() - t0 - len_us[i] * 1000;
+			if (late > worst)
+				worst = late;
+			if (late < early)
+				early = late;
+		}
+	}
+	result(worst <= limit && early >= 0, "nanosleep_lateness",
+	       "worst wake-up %.3f ms after the deadline (limit %.3f ms), earliest %.3f ms",
+	       worst / 1e6, limit / 1e6, early / 1e6);
+}
+
+static const char * const state_names[] = {
+	"suitable:", "enabled:", "skipping:", "using APIC:", "int enabled:", "debug:",
+};
+
+static void t_sysfs_files(void)
+{
+	char buf[512], *p = buf;
+	unsigned int i;
+	int ok = 1;
+
+	if (read_file(SYSDIR "dyn_tick_state", buf, sizeof(buf)) < 0) {
+		result(0, "sysfs_files", "cannot read " SYSDIR "dyn_tick_state");
+		return;
+	}
+	for (i = 0; i < 6; i++) {
+		size_t n = strlen(state_names[i]);
+		char *nl = strchr(p, '\n');
+
+		if (strncmp(p, state_names[i], n) || p[n] != '\t' || !nl ||
+		    (nl[-1] != '0' && nl[-1] != '1')) {
+			diag("line %u of dyn_tick_state: '%.*s'", i + 1, nl ? (int)(nl - p) : 20, p);
+			ok = 0;
+			break;
+		}
+		p = nl + 1;
+	}
+	if (*p)
+		ok = 0;
+	if (read_file(SYSDIR "dyn_tick_int", buf, sizeof(buf)) < 0 || strcmp(buf, "1\n"))
+		ok = 0;
+	if (read_file(SYSDIR "dyn_tick_dbg", buf, sizeof(buf)) < 0 || strcmp(buf, "0\n"))
+		ok = 0;
+	if (state_field("enabled:") != 1 || state_field("int enabled:") != 1)
+		ok = 0;
+	result(ok, "sysfs_files", "dyn_tick_state has its 6 fields; enabled 1, dyn_tick_int 1, dyn_tick_dbg 0");
+}
+
+/* dyn_tick_state without the line that changes by itself */
+static void stable_state(char *buf, size_t len)
+{
+	char *p;
+
+	read_file(SYSDIR "dyn_tick_state", buf, len);
+	p = strstr(buf, "skipping:");
+	if (p)
+		p[10] = 'x';
+}
+
+static void t_sysfs_bad_input(void)
+{
+	static const char * const files[] = { "dyn_tick_state", "dyn_tick_int", "dyn_tick_dbg" };
+	static const char * const bad[] = {
+		"2", "-1", "\n", " ", "abc", "1x", "0x", "1 1", "18446744073709551617",
+		"99999999999999999999999", "\x01", "one", "y", "on",
+	};
+	static char longbuf[8192];
+	char before[512], after[512], path[128];
+	unsigned int f, b;
+	int bad_seen = 0, ok = 1;
+
+	memset(longbuf, '1', sizeof(longbuf));
+	stable_state(before, sizeof(before));
+	for (f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), SYSDIR "%s", files[f]);
+		for (b = 0; b <= sizeof(bad) / sizeof(bad[0]); b++) {
+			const char *v = b < sizeof(bad) / sizeof(bad[0]) ? bad[b] : longbuf;
+			size_t n = b < sizeof(bad) / sizeof(bad[0]) ? strlen(v) : sizeof(longbuf);
+			int err = write_file(path, v, n);
+
+			stable_state(after, sizeof(after));
+			if (err != EINVAL || strcmp(before, after)) {
+				diag("%s <- '%.20s' (%zu bytes): error %d (%s), state %s",
+				     files[f], v, n, err, strerror(err),
+				     strcmp(before, after) ? "changed" : "unchanged");
+				ok = 0;
+			}
+			bad_seen++;
+		}
+	}
+	result(ok, "sysfs_bad_input", "%d bad writes, each -EINVAL with the state unchanged", bad_seen);
+}
+
+static void t_busy_cpu_ticks(void)
+{
+	double busy, after;
+	pid_t pid = spin_on(ncpu - 1);
+
+	sleep_ns(200000000LL);
+	busy = idle_rate(2000000000LL);
+	stop(pid);
+	sleep_ns(500000000LL);
+	after = idle_rate(3000000000LL);
+	result(busy >= periodic_floor() && after <= skip_limit(), "busy_cpu_ticks",
+	       "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s (at most %.0f)",
+	       busy, periodic_floor(), after, skip_limit());
+}
+
+static void t_toggle_state(void)
+{
+	double off, on;
+	int e0, e1;
+
+	e0 = write_str(SYSDIR "dyn_tick_state", "0");
+	off = idle_rate(2000000000LL);
+	e1 = write_str(SYSDIR "dyn_tick_state", "1");
+	on = idle_rate(2000000000LL);
+	result(!e0 && !e1 && off >= periodic_floor() && on <= skip_limit(), "toggle_state",
+	       "dyn_tick_state 0: %.0f interrupts/s per CPU (at least %.0f); 1: %.1f/s (at most %.0f)",
+	       off, periodic_floor(), on, skip_limit());
+}
+
+static void t_clocksource_switch(void)
+{
+	const char *cur = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+	char orig[64], now[64];
+	double jrate, back;
+	int s_j, s_back, drift_ok;
+	int64_t j0, j1;
+
+	read_file(cur, orig, sizeof(orig));
+	orig[strcspn(orig, "\n")] = 0;
+	if (write_str(cur, "jiffies")) {
+		result(0, "clocksource_switch", "cannot select the jiffies clocksource");
+		return;
+	}
+	read_file(cur, now, sizeof(now));
+	s_j = state_field("suitable:");
+	jrate = idle_rate(2000000000LL);
+	write_str(cur, orig);
+	sleep_ns(100000000LL);
+	j0 = jiffies_offset();
+	s_back = state_field("suitable:");
+	back = idle_rate(3000000000LL);
+	j1 = jiffies_offset();
+	drift_ok = (j1 - j0) > -10000000LL && (j1 - j0) < 10000000LL;
+	result(!strncmp(now, "jiffies", 7) && s_j == 0 && jrate >= periodic_floor() &&
+	       s_back == 1 && back <= skip_limit() && drift_ok, "clocksource_switch",
+	       "jiffies: suitable %d, %.0f interrupts/s per CPU; back to %s: suitable %d, %.1f/s, jiffies drift %.2f ms",
+	       s_j, jrate, orig, s_back, back, (j1 - j0) / 1e6);
+}
+
+static void t_unsuitable_boot(void)
+{
+	char cur[64];
+	double rate;
+	int s;
+
+	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", cur, sizeof(cur));
+	cur[strcspn(cur, "\n")] = 0;
+	s = state_field("suitable:");
+	rate = idle_rate(3000000000LL);
+	result(!strcmp(cur, "jiffies") && s == 0 && rate >= periodic_floor(), "unsuitable_boot",
+	       "clocksource %s: suitable %d, %.0f interrupts/s per CPU (at least %.0f)",
+	       cur, s, rate, periodic_floor());
+}
+
+static void t_dbg_log(void)
+{
+	char buf[1024];
+	int fd, found = 0, e0, e1;
+	ssize_t n;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	lseek(fd, 0, SEEK_END);
+	e0 = write_str(SYSDIR "dyn_tick_dbg", "1");
+	sleep_ns(1500000000LL);
+	e1 = write_str(SYSDIR "dyn_tick_dbg", "0");
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (strstr(buf, "dyn-tick: cpu") && strstr(buf, " slept "))
+			found++;
+	}
+	close(fd);
+	result(fd >= 0 && !e0 && !e1 && found > 0, "dbg_log",
+	       "%d skip reports in the kernel log with dyn_tick_dbg 1", found);
+}
+
+static void t_must_fail(void)
+{
+	result(0, "must_fail", "this test fails on purpose (harness self-test)");
+}
+
+/* ---- demo and benchmark modes ----------------------------------------- */
+
+static void demo(void)
+{
+	char buf[512];
+	int i;
+
+	/* The TSC becomes a suitable clocksource once its watchdog verified it */
+	for (i = 0; i < 50 && state_field("suitable:") == 0; i++)
+		sleep_ns(100000000LL);
+	if (read_file(SYSDIR "dyn_tick_state", buf, sizeof(buf)) > 0)
+		printf("DEMO dyn_tick_state:\n%s", buf);
+	else
+		printf("DEMO dyn_tick_state: (none: kernel without NO_IDLE_HZ)\n");
+	printf("DEMO idle timer interrupts/s per CPU over 5 s: %.1f\n",
+	       idle_rate(5000000000LL));
+	printf("DYNTICK-GUEST-END\n");
+}
+
+/*
+ * One benchmark run: idle (the host samples QEMU's CPU time between the
+ * IDLE-START and IDLE-END markers), then nanosleep lateness, then a
+ * CPU-bound loop. Prints "BENCH key value" lines.
+ */
+static void bench(void)
+{
+	int64_t j0, j1, m0, m1, worst = 0, t0;
+	long long i0, i1;
+	volatile unsigned long n = 0;
+	unsigned int i;
+
+	sleep_ns(2000000000LL);
+	printf("BENCH-IDLE-START\n");
+	j0 = jiffies_offset();
+	i0 = timer_irqs();
+	m0 = mono_ns();
+	sleep_ns(idle_secs * 1000000000LL);
+	m1 = mono_ns();
+	i1 = timer_irqs();
+	j1 = jiffies_offset();
+	printf("BENCH-IDLE-END\n");
+	printf("BENCH irq_per_s %.2f\n", (i1 - i0) / ((m1 - m0) / 1e9));
+	printf("BENCH drift_ms %.3f\n", (j1 - j0) / 1e6);
+
+	for (i = 0; i < 20; i++) {
+		int64_t len = 3000000 + i * 7777777LL % 97000000, late;
+
+		t0 = mono_ns();
+		sleep_ns(len);
+		late = mono_ns() - t0 - len;
+		if (late > worst)
+			worst = late;
+	}
+	printf("BENCH sleep_late_ms %.3f\n", worst / 1e6);
+
+	t0 = mono_ns();
+	while (mono_ns() - t0 < 5000000000LL)
+		for (i = 0; i < 100000; i++)
+			n++;
+	printf("BENCH loops_per_s %.0f\n", n / ((mono_ns() - t0) / 1e9));
+	printf("DYNTICK-GUEST-END\n");
+}
+
+static const struct test {
+	const char *name;
+	void (*fn)(void);
+} tests[] = {
+	{ "sleep_sane", t_sleep_sane },
+	{ "sysfs_files", t_sysfs_files },
+	{ "sysfs_bad_input", t_sysfs_bad_input },
+	{ "nanosleep_lateness", t_nanosleep_lateness },
+	{ "idle_skips", t_idle_skips },
+	{ "jiffies_vs_monotonic", t_jiffies_vs_monotonic },
+	{ "proc_stat_idle", t_proc_stat_idle },
+	{ "busy_cpu_ticks", t_busy_cpu_ticks },
+	{ "toggle_state", t_toggle_state },
+	{ "clocksource_switch", t_clocksource_switch },
+	{ "unsuitable_boot", t_unsuitable_boot },
+	{ "dbg_log", t_dbg_log },
+	{ "must_fail", t_must_fail },
+};
+
+/* ---- command line, shell, main ---------------------------------------- */
+
+static char cmdline[4096];
+
+static const char *param(const char *name)
+{
+	static char val[1024];
+	size_t n = strlen(name);
+	char *p = cmdline;
+
+	while ((p = strstr(p, name))) {
+		if ((p == cmdline || p[-1] == ' ') && p[n] == '=') {
+			size_t len = strcspn(p + n + 1, " \n");
+
+			if (len >= sizeof(val))
+				len = sizeof(val) - 1;
+			memcpy(val, p + n + 1, len);
+			val[len] = 0;
+			return val;
+		}
+		p += n;
+	}
+	return NULL;
+}
+
+static int in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+	const char *p = list;
+
+	while (p && *p) {
+		if (!strncmp(p, name, n) && (p[n] == ',' || !p[n]))
+			return 1;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+static void shell(void)
+{
+	char line[512];
+
+	printf("dyn-tick guest shell. Commands: cat FILE, echo VALUE > FILE, ls DIR,\n"
+	       "irqs, idle SECONDS, test NAME, poweroff\n");
+	for (;;) {
+		char *cmd, *arg;
+
+		printf("# ");
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			return;
+		line[strcspn(line, "\n")] = 0;
+		cmd = strtok(line, " ");
+		arg = strtok(NULL, "");
+		if (!cmd)
+			continue;
+		if (!strcmp(cmd, "poweroff") || !strcmp(cmd, "exit")) {
+			return;
+		} else if (!strcmp(cmd, "cat") && arg) {
+			static char buf[65536];
+
+			if (read_file(arg, buf, sizeof(buf)) < 0)
+				perror(arg);
+			else
+				fputs(buf, stdout);
+		} else if (!strcmp(cmd, "echo") && arg && strchr(arg, '>')) {
+			char *val = arg, *file = strchr(arg, '>');
+			int err;
+
+			*file++ = 0;
+			while (*file == ' ')
+				file++;
+			val[strcspn(val, " ")] = 0;
+			err = write_str(file, val);
+			if (err)
+				printf("write error: %s\n", strerror(err));
+		} else if (!strcmp(cmd, "ls") && arg) {
+			DIR *d = opendir(arg);
+			struct dirent *de;
+
+			if (!d) {
+				perror(arg);
+				continue;
+			}
+			while ((de = readdir(d)))
+				if (de->d_name[0] != '.')
+					printf("%s\n", de->d_name);
+			closedir(d);
+		} else if (!strcmp(cmd, "irqs")) {
+			printf("%lld timer interrupts\n", timer_irqs());
+		} else if (!strcmp(cmd, "idle") && arg) {
+			printf("%.1f timer interrupts/s per CPU\n",
+			       idle_rate((int64_t)(atof(arg) * 1e9)));
+		} else if (!strcmp(cmd, "test") && arg) {
+			unsigned int i;
+
+			for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+				if (!strcmp(tests[i].name, arg))
+					tests[i].fn();
+		} else {
+			printf("unknown command\n");
+		}
+	}
+}
+
+int main(void)
+{
+	const char *v, *list, *skip;
+	unsigned int i, planned = 0;
+
+	mount("proc", "/proc", "proc", 0, NULL);
+	mount("sysfs", "/sys", "sysfs", 0, NULL);
+	mount("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+
+	read_file("/proc/cmdline", cmdline, sizeof(cmdline));
+	v = param("dt.hz");
+	if (v)
+		hz = atoi(v);
+	v = param("dt.idle");
+	if (v)
+		idle_secs = atoi(v);
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	v = param("dt.mode");
+	if (v && !strcmp(v, "shell")) {
+		shell();
+	} else if (v && !strcmp(v, "demo")) {
+		demo();
+	} else if (v && !strcmp(v, "bench")) {
+		bench();
+	} else {
+		list = param("dt.tests");
+		list = list ? strdup(list) : "";
+		skip = param("dt.skip");
+		skip = skip ? strdup(skip) : "";
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			if (in_list(list, tests[i].name) || in_list(skip, tests[i].name))
+				planned++;
+		printf("KTAP version 1\n1..%u\n", planned);
+		diag("dyn-tick guest: %d CPUs, HZ=%d", ncpu, hz);
+		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+			if (in_list(list, tests[i].name)) {
+				tests[i].fn();
+			} else if (in_list(skip, tests[i].name)) {
+				test_no++;
+				printf("ok %d %s # SKIP needs a later patch of the series\n",
+				       test_no, tests[i].name);
+			}
+		}
+		diag("%d of %d tests failed", failed, test_no);
+		printf("DYNTICK-GUEST-END\n");
+	}
+	fflush(stdout);
+	sync();
+	reboot(RB_POWER_OFF);
+	return 0;
+}
