@@ -21,24 +21,31 @@ KCONFIG_CONFIG="$out/.config" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$ou
 	"$out/.config" "${files[@]}" >"$out/merge.log" 2>&1 || { cat "$out/merge.log"; die "merge_config failed"; }
 kmake "$out" olddefconfig >/dev/null
 
-# Every fragment line must have taken effect, unless the symbol does not
-# exist at this commit (a fragment for a later patch).
-bad=0
+# Every fragment line must have taken effect (a later fragment overrides an
+# earlier one), unless the symbol does not exist at this commit (a fragment
+# for a later patch).
+declare -A want=()
+order=()
 for f in "${files[@]}"; do
 	while IFS= read -r line; do
 		case $line in
-		CONFIG_*=*) sym=${line%%=*}; want=${line#*=} ;;
-		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; want=n ;;
+		CONFIG_*=*) sym=${line%%=*}; val=${line#*=} ;;
+		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}; val=n ;;
 		*) continue ;;
 		esac
-		have=$(grep -E "^$sym=" "$out/.config" | cut -d= -f2- || true)
-		[ -n "$have" ] || have=n
-		[ "$have" = "$want" ] && continue
-		if grep -rqsE "^(menu)?config ${sym#CONFIG_}\$" --include='Kconfig*' "$TREE"; then
-			say "config: $sym=$have, fragment $(basename "$f") wants $want"
-			bad=1
-		fi
+		[ -n "${want[$sym]+x}" ] || order+=("$sym")
+		want[$sym]=$val
 	done <"$f"
+done
+bad=0
+for sym in "${order[@]}"; do
+	have=$(grep -E "^$sym=" "$out/.config" | cut -d= -f2- || true)
+	[ -n "$have" ] || have=n
+	[ "$have" = "${want[$sym]}" ] && continue
+	if grep -rqsE "^(menu)?config ${sym#CONFIG_}\$" --include='Kconfig*' "$TREE"; then
+		say "config: $sym=$have, the fragments want ${want[$sym]}"
+		bad=1
+	fi
 done
 [ $bad = 0 ] || die "kernel configuration in $out does not match its fragments"
 

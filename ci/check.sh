@@ -22,7 +22,7 @@ finish() {
 	say "Per-commit summary"
 	printf '%s\n' "${rows[@]}" | column -t -s '|' >&2
 	say ""
-	say "Time: $(for k in deps tree checkpatch guest build boot selftest; do printf '%s %ss  ' "$k" "${secs[$k]:-0}"; done)total $(( $(now) - T0 ))s"
+	say "Time: $(for k in deps tree checkpatch guest build warn boot selftest send; do printf '%s %ss  ' "$k" "${secs[$k]:-0}"; done)total $(( $(now) - T0 ))s"
 	if [ ${#failures[@]} -gt 0 ]; then
 		say "Failures:"
 		printf '  %s\n' "${failures[@]}" >&2
@@ -49,12 +49,31 @@ for p in $(series_patches); do
 	else bad "checkpatch $(basename "$p")"; cp[$i]=FAIL; fi
 done
 
+meta=$(timed checkpatch bash "$TOP/ci/meta.sh")
+printf '%s\n' "$meta" | sed 's/^/  /' >&2
+passed=$((passed + $(printf '%s\n' "$meta" | grep -c '^meta ok')))
+while IFS= read -r l; do bad "${l#meta FAIL }"; done < <(printf '%s\n' "$meta" | grep '^meta FAIL')
+
 timed guest bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || { bad "guest userland does not build"; finish; }
 
 cd "$TREE" || exit 1
 tip=$(git rev-parse series)
 commits=$(git rev-list --reverse "$(base_commit)..series")
-rows+=("#|commit|checkpatch|build on|build off|boots|guest tests (pass/skip/fail)")
+rows+=("#|commit|checkpatch|build on|build off|new warnings (W=1, sparse, kernel-doc)|boots|guest tests (pass/skip/fail)")
+
+# Warnings are judged against the parent commit: start with the base.
+files=$(git diff --name-only "$(base_commit)..series" -- '*.c' | paste -sd' ' -)
+git checkout -q "$(base_commit)"
+say "=== [0] base: build and reference warnings of: $files"
+for kind in on off; do
+	if ! timed build bash "$TOP/ci/build.sh" "$WORK/build-$kind" base "dyntick-$kind" >"$LOGDIR/build-0-$kind.log" 2>&1; then
+		tail -n 20 "$LOGDIR/build-0-$kind.log" >&2
+		bad "[0] the base does not build ($kind)"
+		finish
+	fi
+	timed warn bash "$TOP/ci/warnings.sh" "$WORK/build-$kind" $files >"$LOGDIR/warn-0-$kind.txt" ||
+		bad "[0] warnings pass failed ($kind)"
+done
 first_boot=$(grep -vE '^(#|$)' "$TOP/ci/boots.conf" | head -n1 | awk '{print $1}')
 hz=1000
 i=0
@@ -70,6 +89,22 @@ for c in $commits; do
 	if timed build bash "$TOP/ci/build.sh" "$WORK/build-off" base dyntick-off >"$LOGDIR/build-$i-off.log" 2>&1; then ok
 	else off=FAIL; bad "[$i] build with NO_IDLE_HZ=n (log $LOGDIR/build-$i-off.log)"; tail -n 20 "$LOGDIR/build-$i-off.log" >&2; fi
 	grep -E 'warning:' "$LOGDIR/build-$i-on.log" "$LOGDIR/build-$i-off.log" >&2
+	warn=""
+	for kind in on off; do
+		[ "$(eval echo \$$kind)" = ok ] || continue
+		if ! timed warn bash "$TOP/ci/warnings.sh" "$WORK/build-$kind" $files >"$LOGDIR/warn-$i-$kind.txt"; then
+			bad "[$i] W=1/sparse/kernel-doc pass failed ($kind)"; warn+="$kind:FAIL "; continue
+		fi
+		new=$(comm -13 "$LOGDIR/warn-$((i - 1))-$kind.txt" "$LOGDIR/warn-$i-$kind.txt")
+		if [ -n "$new" ]; then
+			n=$(printf '%s\n' "$new" | wc -l)
+			bad "[$i] $n new warning(s) with NO_IDLE_HZ=$([ $kind = on ] && echo y || echo n) against the parent"
+			printf '%s\n' "$new" | sed 's/^/    + /' >&2
+			warn+="$kind:+$n "
+		else
+			ok; warn+="$kind:0 "
+		fi
+	done
 
 	if [ $on = ok ]; then
 		hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")
@@ -102,7 +137,7 @@ for c in $commits; do
 	else
 		boots="not booted"
 	fi
-	rows+=("$i|$subj|${cp[$i]:-?}|$on|$off|$boots|$tp/$ts/$tf")
+	rows+=("$i|$subj|${cp[$i]:-?}|$on|$off|${warn:-n/a}|$boots|$tp/$ts/$tf")
 done
 git checkout -q series
 
@@ -118,4 +153,8 @@ sf=$(printf '%s\n' "$st" | grep -c '^selftest FAIL' )
 passed=$((passed + sp)) failed=$((failed + sf))
 [ $st_rc = 0 ] || [ "$sf" != 0 ] || bad "selftest exited with $st_rc"
 [ "$sf" = 0 ] || failures+=("harness self-test: $sf case(s) not caught")
+
+say ""
+say "=== mail round trip"
+if timed send bash "$TOP/ci/send.sh" >&2; then ok; else bad "mail round trip (make send)"; fi
 finish

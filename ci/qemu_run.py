@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Run one guest under qemu-system-i386 -accel tcg with its serial console on
+a socket, so that the host can act on what the guest prints:
+
+  STORM-START     the host sends serial input as fast as it can for
+                  --storm seconds (a device interrupt storm)
+  HOSTCLOCK name  the host notes its own CLOCK_MONOTONIC for "name"
+
+Everything the guest prints goes to LOG; host notes are appended to LOG as
+"HOSTCLOCK name ns" lines after the run. Exits 124 on timeout, else with
+QEMU's exit code."""
+import argparse, os, socket, subprocess, sys, tempfile, time
+
+ap = argparse.ArgumentParser()
+ap.add_argument("--kernel", required=True)
+ap.add_argument("--initrd", required=True)
+ap.add_argument("--log", required=True)
+ap.add_argument("--smp", default="1")
+ap.add_argument("--append", default="")
+ap.add_argument("--timeout", type=float, default=300)
+ap.add_argument("--storm", type=float, default=5)
+a = ap.parse_args()
+
+sockdir = tempfile.mkdtemp()
+sock = os.path.join(sockdir, "serial")
+cmd = ["qemu-system-i386", "-accel", "tcg", "-M", "pc", "-m", "256", "-smp", a.smp,
+       "-display", "none", "-monitor", "none", "-no-reboot",
+       "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
+       "-serial", "chardev:s0",
+       "-kernel", a.kernel, "-initrd", a.initrd,
+       "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
+qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
+s = None
+for _ in range(200):
+    try:
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(sock)
+        break
+    except OSError:
+        s = None
+        time.sleep(0.05)
+if s is None:
+    qemu.kill()
+    sys.exit("qemu_run: cannot connect to the serial socket")
+s.setblocking(False)
+
+out = open(a.log, "wb")
+notes = []
+buf = b""
+start = time.monotonic()
+storm_until = 0.0
+rc = None
+while True:
+    now = time.monotonic()
+    if now - start > a.timeout:
+        qemu.kill()
+        rc = 124
+        break
+    try:
+        data = s.recv(65536)
+        if data:
+            out.write(data)
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                line = line.strip(b"\r")
+                if line == b"STORM-START":
+                    storm_until = time.monotonic() + a.storm
+                elif line.startswith(b"HOSTCLOCK "):
+                    notes.append((line.split()[1].decode(), time.monotonic_ns()))
+        elif qemu.poll() is not None:
+            break
+    except BlockingIOError:
+        if qemu.poll() is not None:
+            break
+        if storm_until <= time.monotonic():
+            time.sleep(0.01)
+    except OSError:
+        if qemu.poll() is not None:
+            break
+    if storm_until > time.monotonic():
+        try:
+            s.send(b"x" * 256)
+        except (BlockingIOError, OSError):
+            pass
+if rc is None:
+    rc = qemu.wait()
+else:
+    qemu.wait()
+for name, ns in notes:
+    out.write(f"HOSTCLOCK {name} {ns}\n".encode())
+out.close()
+sys.exit(rc)
