@@ -7,7 +7,9 @@
 #   make build     feature-on and feature-off kernels of the tip
 #   make run       the main job: deps, tree, build, boot, show what it does
 #   make shell     boot the patched kernel into a shell on the serial console
-#   make check     the full per-commit check (what CI runs)
+#   make test      the README's test command (CI): check, then matrix
+#   make check     the full per-commit check
+#   make matrix    the robustness matrix at the tip (ROWS="a b" for some)
 #   make selftest  only the harness self-test
 #   make bench     periodic vs dyn-tick vs NO_HZ_IDLE, one run, side by side
 #   make send      write the series as mail (mbox) and a send-email dry run
@@ -18,7 +20,7 @@ WORK  ?= $(TOP)/.work
 TREE  ?= $(WORK)/linux
 export TOP WORK TREE
 
-.PHONY: deps tree export build run shell check selftest bench send clean
+.PHONY: deps tree export build run shell test check matrix selftest bench send clean
 
 deps:
 	@bash ci/deps.sh
@@ -39,8 +41,14 @@ run: build
 shell:
 	@bash ci/shell.sh $(VCPUS)
 
+test:
+	@bash ci/test.sh
+
 check:
 	@bash ci/check.sh
+
+matrix: tree
+	@bash ci/matrix.sh $(ROWS)
 
 selftest: tree
 	@bash ci/guest.sh >/dev/null

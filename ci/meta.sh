@@ -18,7 +18,7 @@ PY
 	sob=$(grep -E '^Signed-off-by: ' "$p" | tail -n1 | sed 's/^Signed-off-by: //')
 	if [ "$sob" != "$author" ]; then
 		echo "meta FAIL $name: last Signed-off-by '$sob' is not the author '$author'"; rc=1
-	elif ! printf '%s' "$subject" | grep -qE '^[a-z0-9][a-z0-9_./-]*(: [a-z0-9][a-z0-9_./-]*)?: [A-Z][a-z]'; then
+	elif ! printf '%s' "$subject" | grep -qE '^[A-Za-z0-9][A-Za-z0-9_./-]*(: [a-z0-9][a-z0-9_./-]*)?: [A-Z][a-z]'; then
 		echo "meta FAIL $name: subject '$subject' lacks a 'subsystem: Verb ...' prefix"; rc=1
 	else
 		echo "meta ok   $name: signed off by the author; '$subject'"

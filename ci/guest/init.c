@@ -23,10 +23,12 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <termios.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/reboot.h>
 #include <sys/stat.h>
+#include <sys/timerfd.h>
 #include <sys/times.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -113,29 +115,41 @@ static int state_field(const char *name)
 	return p ? atoi(p + 1) : -1;
 }
 
-/* Timer interrupts so far: local APIC timer (LOC) plus IRQ 0 (PIT) */
-static long long timer_irqs(void)
+static int online_cpus(void)
+{
+	return sysconf(_SC_NPROCESSORS_ONLN);
+}
+
+/* Interrupts so far on the /proc/interrupts line that starts with @tag */
+static long long irq_count(const char *tag)
 {
 	static char buf[65536];
 	long long total = 0;
+	int i, n = online_cpus();
 	char *line, *save;
 
 	if (read_file("/proc/interrupts", buf, sizeof(buf)) < 0)
 		return -1;
 	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char *p = line;
-		int i;
 
 		while (*p == ' ')
 			p++;
-		if (strncmp(p, "LOC:", 4) && strncmp(p, "0:", 2))
+		if (strncmp(p, tag, strlen(tag)))
 			continue;
-		p = strchr(p, ':') + 1;
-		for (i = 0; i < ncpu; i++)
+		p += strlen(tag);
+		for (i = 0; i < n; i++)
 			total += strtoll(p, &p, 10);
 	}
 	return total;
 }
+
+/* Timer interrupts so far: local APIC timer (LOC) plus IRQ 0 (PIT) */
+static long long timer_irqs(void)
+{
+	return irq_count("LOC:") + irq_count("0:");
+}
+
 
 /* Idle and iowait time of all CPUs from /proc/stat, in USER_HZ ticks */
 static long long stat_idle(void)
@@ -205,7 +219,7 @@ static double idle_rate(int64_t ns)
 	int64_t t0 = mono_ns();
 
 	sleep_ns(ns);
-	return (timer_irqs() - i0) / ((mono_ns() - t0) / 1e9) / ncpu;
+	return (timer_irqs() - i0) / ((mono_ns() - t0) / 1e9) / online_cpus();
 }
 
 static pid_t spin_on(int cpu)
@@ -306,13 +320,36 @@ static void t_proc_stat_idle(void)
 	       idle.idle_pct, idle.secs, ncpu);
 }
 
-/* Skipping needs a verified clocksource: the TSC gets there after boot */
-static void wait_suitable(void)
+/*
+ * TCG translates guest code the first time it runs: time a path only after
+ * it ran once, so that what is measured is the kernel, not the translator.
+ */
+static void warm_up_sleeps(void)
 {
 	int i;
 
-	for (i = 0; i < 100 && state_field("suitable:") == 0; i++)
+	for (i = 0; i < 6; i++)
+		sleep_ns(3000000LL + i * 4100000LL);
+}
+
+/*
+ * Skipping needs a verified clocksource: the TSC gets there after boot, and
+ * the kernel then replaces tsc-early by tsc under stop_machine(). Measure
+ * after that.
+ */
+static void wait_suitable(void)
+{
+	char cs[64];
+	int i;
+
+	for (i = 0; i < 100; i++) {
+		if (read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+			      cs, sizeof(cs)) < 0)
+			cs[0] = 0;
+		if (state_field("suitable:") != 0 && strncmp(cs, "tsc-early", 9))
+			break;
 		sleep_ns(100000000LL);
+	}
 }
 
 static void t_nanosleep_lateness(void)
@@ -322,6 +359,7 @@ static void t_nanosleep_lateness(void)
 	unsigned int i, r;
 
 	wait_suitable();
+	warm_up_sleeps();
 
 	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
 		int64_t lw = 0;
@@ -524,6 +562,322 @@ static void t_dbg_log(void)
 	       "%d skip reports in the kernel log with dyn_tick_dbg 1", found);
 }
 
+/* ---- robustness matrix scenarios ------------------------------------- */
+
+/* No skipping expected (e.g. noapictimer): ticks keep coming, time is right */
+static void t_no_skip(void)
+{
+	int64_t j0, j1;
+	double rate;
+	int s;
+
+	sleep_ns(2000000000LL);
+	s = state_field("suitable:");
+	j0 = jiffies_offset();
+	rate = idle_rate(3000000000LL);
+	j1 = jiffies_offset();
+	result(s == 0 && rate >= periodic_floor() && llabs(j1 - j0) < 10000000LL, "no_skip",
+	       "suitable %d, %.0f interrupts/s per CPU (at least %.0f), jiffies drift %.2f ms",
+	       s, rate, periodic_floor(), (j1 - j0) / 1e6);
+}
+
+static int64_t worst_sleep_late(void)
+{
+	static const int64_t len_us[] = { 7321, 29917, 101113, 250711 };
+	int64_t worst = 0;
+	unsigned int i;
+
+	warm_up_sleeps();
+	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
+		int64_t t0 = mono_ns(), late;
+
+		sleep_ns(len_us[i] * 1000);
+		late = mono_ns() - t0 - len_us[i] * 1000;
+		if (late > worst)
+			worst = late;
+	}
+	return worst;
+}
+
+static int64_t late_limit(void)
+{
+	return 1000000000LL / hz + 1000000;
+}
+
+/* CPU hotplug while the other CPUs skip */
+static void t_hotplug_skip(void)
+{
+	const char *path = "/sys/devices/system/cpu/cpu1/online";
+	double off_rate = 0, on_rate = 0;
+	int64_t j0, j1, late;
+	int r, errs = 0, ok;
+
+	wait_suitable();
+	j0 = jiffies_offset();
+	for (r = 0; r < 4; r++) {
+		errs += !!write_str(path, "0");
+		off_rate += idle_rate(1500000000LL) / 4;
+		errs += !!write_str(path, "1");
+		sleep_ns(300000000LL);
+		on_rate += idle_rate(1500000000LL) / 4;
+	}
+	late = worst_sleep_late();
+	j1 = jiffies_offset();
+	ok = !errs && online_cpus() == ncpu && off_rate <= skip_limit() && on_rate <= skip_limit() &&
+	     llabs(j1 - j0) < 10000000LL && late <= late_limit();
+	result(ok, "hotplug_skip",
+	       "4 x cpu1 off/on: %d errors, %.1f/%.1f interrupts/s per CPU (limit %.0f), jiffies drift %.2f ms, sleeps %.2f ms late (limit %.2f)",
+	       errs, off_rate, on_rate, skip_limit(), (j1 - j0) / 1e6, late / 1e6, late_limit() / 1e6);
+}
+
+/* Switch the clocksource at run time between all that are there, idle between */
+static void t_clocksource_cycle(void)
+{
+	const char *dir = "/sys/devices/system/clocksource/clocksource0/";
+	char avail[256], orig[64], *cs, *save;
+	int64_t j0, j1, m0, r0, dm, dr;
+	int r, errs = 0, switches = 0, s_end;
+	double rate;
+
+	wait_suitable();
+	read_file("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail, sizeof(avail));
+	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", orig, sizeof(orig));
+	orig[strcspn(orig, "\n")] = 0;
+	j0 = jiffies_offset();
+	m0 = mono_ns();
+	r0 = real_ns();
+	for (r = 0; r < 3; r++) {
+		char list[256];
+
+		strcpy(list, avail);
+		for (cs = strtok_r(list, " \n", &save); cs; cs = strtok_r(NULL, " \n", &save)) {
+			char path[128];
+
+			if (!strcmp(cs, "tsc-early"))
+				continue;
+			snprintf(path, sizeof(path), "%scurrent_clocksource", dir);
+			errs += !!write_str(path, cs);
+			switches++;
+			sleep_ns(700000000LL);
+		}
+	}
+	{
+		char path[128];
+
+		snprintf(path, sizeof(path), "%scurrent_clocksource", dir);
+		errs += !!write_str(path, orig);
+	}
+	sleep_ns(300000000LL);
+	s_end = state_field("suitable:");
+	rate = idle_rate(2000000000LL);
+	j1 = jiffies_offset();
+	dm = mono_ns() - m0;
+	dr = real_ns() - r0;
+	result(!errs && s_end == 1 && rate <= skip_limit() && llabs(j1 - j0) < 10000000LL &&
+	       llabs(dr - dm) < 10000000LL, "clocksource_cycle",
+	       "%d switches among '%.*s': %d errors; back on %s: suitable %d, %.1f interrupts/s; jiffies drift %.2f ms, realtime-monotonic %.2f ms",
+	       switches, (int)strcspn(avail, "\n"), avail, errs, orig, s_end, rate,
+	       (j1 - j0) / 1e6, (dr - dm) / 1e6);
+}
+
+/* Toggle the knobs thousands of times while children go busy and idle */
+static void t_sysfs_hammer(void)
+{
+	static const char * const files[] = { "dyn_tick_state", "dyn_tick_int", "dyn_tick_dbg" };
+	pid_t kids[8], reader;
+	int pipefd[2], i, k, nk = 0, errs = 0, bad_reads = -1;
+	int64_t j0, j1, late;
+	double rate;
+
+	wait_suitable();
+	j0 = jiffies_offset();
+	for (i = 0; i < ncpu && i < 8; i++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(i, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			for (;;) {
+				int64_t t = mono_ns();
+
+				while (mono_ns() - t < 3000000LL)
+					;
+				sleep_ns(4000000LL + i * 1300000LL);
+			}
+		}
+		kids[nk++] = pid;
+	}
+	if (pipe(pipefd))
+		pipefd[0] = pipefd[1] = -1;
+	reader = fork();
+	if (reader == 0) {
+		char buf[512];
+		int badr = 0;
+		int64_t t = mono_ns();
+
+		while (mono_ns() - t < 3000000000LL) {
+			int n = read_file(SYSDIR "dyn_tick_state", buf, sizeof(buf)), lines = 0;
+			char *p;
+
+			for (p = buf; n > 0 && *p; p++)
+				lines += *p == '\n';
+			if (n <= 0 || lines != 6 || !strstr(buf, "suitable:\t"))
+				badr++;
+		}
+		if (write(pipefd[1], &badr, sizeof(badr)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	for (k = 0; k < 3000; k++)
+		for (i = 0; i < 3; i++) {
+			char path[128];
+
+			snprintf(path, sizeof(path), SYSDIR "%s", files[i]);
+			errs += !!write_str(path, (k + i) % 2 ? "1" : "0");
+		}
+	waitpid(reader, NULL, 0);
+	if (read(pipefd[0], &bad_reads, sizeof(bad_reads)) < 0)
+		bad_reads = -1;
+	for (i = 0; i < nk; i++)
+		stop(kids[i]);
+	errs += !!write_str(SYSDIR "dyn_tick_state", "1");
+	errs += !!write_str(SYSDIR "dyn_tick_int", "1");
+	errs += !!write_str(SYSDIR "dyn_tick_dbg", "0");
+	sleep_ns(500000000LL);
+	rate = idle_rate(3000000000LL);
+	late = worst_sleep_late();
+	j1 = jiffies_offset();
+	result(!errs && bad_reads == 0 && rate <= skip_limit() && llabs(j1 - j0) < 10000000LL &&
+	       late <= late_limit(), "sysfs_hammer",
+	       "9000 writes with %d busy/idle children: %d errors, %d malformed reads; then %.1f interrupts/s, jiffies drift %.2f ms, sleeps %.2f ms late",
+	       nk, errs, bad_reads, rate, (j1 - j0) / 1e6, late / 1e6);
+}
+
+/* Bad values written at offsets; sysfs hands the value to the store as is */
+static void t_sysfs_offsets(void)
+{
+	static const char * const files[] = { "dyn_tick_state", "dyn_tick_int", "dyn_tick_dbg" };
+	static const off_t offs[] = { 1, 3, 4095 };
+	char before[512], after[512], path[128];
+	unsigned int f, o;
+	int ok = 1, n = 0;
+
+	stable_state(before, sizeof(before));
+	for (f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), SYSDIR "%s", files[f]);
+		for (o = 0; o < 3; o++) {
+			int fd = open(path, O_WRONLY), err = 0;
+
+			if (pwrite(fd, "7", 1, offs[o]) < 0)
+				err = errno;
+			close(fd);
+			stable_state(after, sizeof(after));
+			n++;
+			if (err != EINVAL || strcmp(before, after)) {
+				diag("%s <- '7' at offset %ld: error %d, state %s", files[f],
+				     (long)offs[o], err, strcmp(before, after) ? "changed" : "unchanged");
+				ok = 0;
+			}
+		}
+	}
+	result(ok, "sysfs_offsets", "%d bad writes at offsets 1, 3, 4095: each -EINVAL, state unchanged", n);
+}
+
+/* A device interrupt storm (serial input from the host) during long skips */
+static void t_irq_storm(void)
+{
+	struct termios t;
+	long long s0, s1;
+	int64_t j0, j1, late;
+
+	wait_suitable();
+	if (!tcgetattr(0, &t)) {
+		t.c_lflag &= ~(ECHO | ICANON);
+		tcsetattr(0, TCSANOW, &t);
+	}
+	j0 = jiffies_offset();
+	s0 = irq_count("4:");
+	printf("STORM-START\n");
+	fflush(stdout);
+	sleep_ns(500000000LL);
+	late = worst_sleep_late();
+	sleep_ns(3000000000LL);
+	s1 = irq_count("4:");
+	j1 = jiffies_offset();
+	tcflush(0, TCIFLUSH);
+	result(s1 - s0 >= 200 && llabs(j1 - j0) < 10000000LL && late <= late_limit(), "irq_storm",
+	       "%lld serial interrupts; jiffies drift %.2f ms, sleeps %.2f ms late (limit %.2f)",
+	       s1 - s0, (j1 - j0) / 1e6, late / 1e6, late_limit() / 1e6);
+}
+
+/* A long idle: every clock, the idle time, the load average, pending timers */
+static void t_long_idle(void)
+{
+	double la_busy = 0, la_end = 0;
+	int64_t j0, j1, m0, m1, r0, r1, tfd_late = -1, sleep_late;
+	long long st0, st1;
+	int pipefd[2], secs = idle_secs >= 60 ? idle_secs : 120;
+	double idle_pct;
+	char buf[128];
+	pid_t pid;
+
+	wait_suitable();
+	pid = spin_on(0);
+	sleep_ns(10000000000LL);
+	stop(pid);
+	read_file("/proc/loadavg", buf, sizeof(buf));
+	la_busy = atof(buf);
+
+	if (pipe(pipefd))
+		pipefd[0] = pipefd[1] = -1;
+	pid = fork();
+	if (pid == 0) {
+		int fd = timerfd_create(CLOCK_MONOTONIC, 0);
+		struct itimerspec its = { { 0, 0 }, { secs / 2, 300000000 } };
+		uint64_t exp;
+		int64_t t0 = mono_ns(), late;
+
+		timerfd_settime(fd, 0, &its, NULL);
+		if (read(fd, &exp, sizeof(exp)) < 0)
+			_exit(1);
+		late = mono_ns() - t0 - (secs / 2 * 1000000000LL + 300000000LL);
+		if (write(pipefd[1], &late, sizeof(late)) < 0)
+			_exit(1);
+		_exit(0);
+	}
+	printf("HOSTCLOCK longidle-start\n");
+	fflush(stdout);
+	r0 = real_ns();
+	j0 = jiffies_offset();
+	st0 = stat_idle();
+	m0 = mono_ns();
+	sleep_ns(secs * 1000000000LL);
+	m1 = mono_ns();
+	sleep_late = m1 - m0 - secs * 1000000000LL;
+	st1 = stat_idle();
+	j1 = jiffies_offset();
+	r1 = real_ns();
+	printf("HOSTCLOCK longidle-end\n");
+	fflush(stdout);
+	if (read(pipefd[0], &tfd_late, sizeof(tfd_late)) < 0)
+		tfd_late = -1;
+	waitpid(pid, NULL, 0);
+	read_file("/proc/loadavg", buf, sizeof(buf));
+	la_end = atof(buf);
+	idle_pct = 100.0 * (st1 - st0) / sysconf(_SC_CLK_TCK) / ((m1 - m0) / 1e9 * ncpu);
+	printf("LONGIDLE realtime_ns %lld\n", (long long)(r1 - r0));
+	result(llabs(j1 - j0) < 10000000LL && llabs((r1 - r0) - (m1 - m0)) < 10000000LL &&
+	       idle_pct > 98.0 && idle_pct < 102.0 && la_busy >= 0.05 && la_end < la_busy / 3 &&
+	       tfd_late >= 0 && tfd_late <= late_limit() && sleep_late >= 0 && sleep_late <= late_limit(),
+	       "long_idle",
+	       "%d s: jiffies drift %.2f ms, realtime-monotonic %.2f ms, idle %.2f %%, loadavg %.2f -> %.2f, timerfd %.2f ms late, nanosleep %.2f ms late",
+	       secs, (j1 - j0) / 1e6, ((r1 - r0) - (m1 - m0)) / 1e6, idle_pct, la_busy, la_end,
+	       tfd_late / 1e6, sleep_late / 1e6);
+}
+
 static void t_must_fail(void)
 {
 	result(0, "must_fail", "this test fails on purpose (harness self-test)");
@@ -605,6 +959,13 @@ static const struct test {
 	{ "clocksource_switch", t_clocksource_switch },
 	{ "unsuitable_boot", t_unsuitable_boot },
 	{ "dbg_log", t_dbg_log },
+	{ "no_skip", t_no_skip },
+	{ "hotplug_skip", t_hotplug_skip },
+	{ "clocksource_cycle", t_clocksource_cycle },
+	{ "sysfs_hammer", t_sysfs_hammer },
+	{ "sysfs_offsets", t_sysfs_offsets },
+	{ "irq_storm", t_irq_storm },
+	{ "long_idle", t_long_idle },
 	{ "must_fail", t_must_fail },
 };
 

@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Robustness matrix (ci/matrix.conf) at the tip of the series: every row is
+# one guest run with its kernel fragments, vCPUs, boot arguments and guest
+# scenario. usage: matrix.sh [ROW...]   (default: every row)
+# Ends with "N passed, N failed" (rows).
+source "$(dirname "$0")/lib.sh"
+set +e
+
+conf="$TOP/ci/matrix.conf"
+std="sleep_sane,idle_skips,jiffies_vs_monotonic,proc_stat_idle,nanosleep_lateness,busy_cpu_ticks"
+mkdir -p "$LOGDIR"
+T0=$(date +%s)
+want=" $* "
+
+rows=()
+while read -r row kernel vcpus args tests bound; do
+	case $row in ''|'#'*) continue ;; esac
+	[ $# = 0 ] || [[ $want == *" $row "* ]] || continue
+	rows+=("$row|$kernel|$vcpus|$args|$tests|$bound")
+done <"$conf"
+[ ${#rows[@]} -gt 0 ] || die "no such row: $*"
+
+bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || die "guest userland does not build"
+git -C "$TREE" checkout -q series 2>/dev/null
+
+builddir() { [ "$1" = dyntick-on ] && echo "$WORK/build-on" || echo "$WORK/build-m-${1//,/-}"; }
+declare -A built=()
+for r in "${rows[@]}"; do
+	IFS='|' read -r row kernel _ <<<"$r"
+	[ -n "${built[$kernel]}" ] && continue
+	out=$(builddir "$kernel")
+	say "matrix: building $kernel"
+	IFS=, read -ra frags <<<"$kernel"
+	if bash "$TOP/ci/build.sh" "$out" base "${frags[@]}" >"$LOGDIR/matrix-build-${kernel//,/-}.log" 2>&1; then
+		built[$kernel]=ok
+	else
+		built[$kernel]=FAIL
+		tail -n 20 "$LOGDIR/matrix-build-${kernel//,/-}.log" >&2
+	fi
+done
+tb=$(( $(date +%s) - T0 ))
+
+passed=0 failed=0
+table=("row|vCPUs|kernel arguments|result|bound|measured")
+for r in "${rows[@]}"; do
+	IFS='|' read -r row kernel vcpus args tests bound <<<"$r"
+	out=$(builddir "$kernel")
+	[ "$args" = - ] && args=""
+	tests=${tests//std/$std}
+	log="$LOGDIR/matrix-$row.log"
+	if [ "${built[$kernel]}" != ok ]; then
+		failed=$((failed + 1)); table+=("$row|$vcpus|$args|FAIL|$bound|kernel $kernel does not build"); continue
+	fi
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$out/.config")
+	tmo=300
+	[[ $tests == *long_idle* ]] && tmo=420
+	say ""
+	say "matrix: $row ($kernel, $vcpus vCPUs, ${args:-no arguments}): $tests"
+	start=$(date +%s)
+	python3 "$TOP/ci/qemu_run.py" --kernel "$out/arch/x86/boot/bzImage" \
+		--initrd "$WORK/guest/initramfs.cpio" --log "$log" --smp "$vcpus" \
+		--timeout "$tmo" --append "$args dt.hz=$hz dt.idle=20 dt.tests=$tests"
+	rc=$?
+	tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+	res=$(bash "$TOP/ci/verdict.sh" "matrix-$row" "$log" "$rc" "$tmo" "$(( $(date +%s) - start ))")
+	vrc=$?
+	grep -aE '^(not )?ok ' "$log" | sed 's/^/    /' >&2
+	measured=$(grep -aE '^(not )?ok ' "$log" | sed -E 's/^(not )?ok [0-9]+ //' | grep -v '^sleep_sane' | paste -sd ';' - | cut -c1-400)
+	# The guest's CLOCK_REALTIME against the host's clock over the long idle
+	if [ $vrc = 0 ] && [[ $tests == *long_idle* ]]; then
+		h0=$(sed -n 's/^HOSTCLOCK longidle-start //p' "$log") h1=$(sed -n 's/^HOSTCLOCK longidle-end //p' "$log")
+		g=$(sed -n 's/^LONGIDLE realtime_ns //p' "$log")
+		if [ -n "$h0" ] && [ -n "$h1" ] && [ -n "$g" ]; then
+			d=$(( (h1 - h0) - g )); d=${d#-}
+			measured+="; guest realtime vs host clock $(echo "scale=1; $d / 1000000" | bc) ms (limit 100)"
+			[ $d -lt 100000000 ] || { vrc=1; say "matrix: $row: guest realtime off the host clock by $d ns"; }
+		else
+			vrc=1; say "matrix: $row: no host clock marks in $log"
+		fi
+	fi
+	if [ $vrc = 0 ]; then passed=$((passed + 1)); result=ok
+	else failed=$((failed + 1)); result=FAIL; fi
+	table+=("$row|$vcpus|${args:--}|$result|$bound|$measured")
+done
+
+say ""
+say "Robustness matrix (builds ${tb}s, total $(( $(date +%s) - T0 ))s)"
+printf '%s\n' "${table[@]}" | cut -d'|' -f1-4 | column -t -s '|' >&2
+printf '%s\n' "${table[@]}" >"$LOGDIR/matrix-table.txt"
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
