@@ -27,7 +27,7 @@ builddir() { [ "$1" = dyntick-on ] && echo "$WORK/build-on" || echo "$WORK/build
 declare -A built=()
 for r in "${rows[@]}"; do
 	IFS='|' read -r row kernel _ <<<"$r"
-	[ -n "${built[$kernel]}" ] && continue
+	[ -n "${built[$kernel]:-}" ] && continue
 	out=$(builddir "$kernel")
 	say "matrix: building $kernel"
 	IFS=, read -ra frags <<<"$kernel"

@@ -848,20 +848,20 @@ static void t_long_idle(void)
 			_exit(1);
 		_exit(0);
 	}
+	j0 = jiffies_offset();
+	st0 = stat_idle();
 	printf("HOSTCLOCK longidle-start\n");
 	fflush(stdout);
 	r0 = real_ns();
-	j0 = jiffies_offset();
-	st0 = stat_idle();
 	m0 = mono_ns();
 	sleep_ns(secs * 1000000000LL);
 	m1 = mono_ns();
-	sleep_late = m1 - m0 - secs * 1000000000LL;
-	st1 = stat_idle();
-	j1 = jiffies_offset();
 	r1 = real_ns();
 	printf("HOSTCLOCK longidle-end\n");
 	fflush(stdout);
+	sleep_late = m1 - m0 - secs * 1000000000LL;
+	st1 = stat_idle();
+	j1 = jiffies_offset();
 	if (read(pipefd[0], &tfd_late, sizeof(tfd_late)) < 0)
 		tfd_late = -1;
 	waitpid(pid, NULL, 0);
