@@ -362,11 +362,20 @@ static void t_nanosleep_lateness(void)
 	warm_up_sleeps();
 
 	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
-		int64_t lw = 0;
+		int64_t lw = 0, first = 0;
 
-		for (r = 0; r < 3; r++) {
+		for (r = 0; r < 6; r++) {
 			int64_t t0 = mono_ns(), late;
 
+			/* A late sample counts only if the same length is late again */
+			if (r == 3) {
+				if (lw <= limit)
+					break;
+				diag("sleep of %.3f ms was %.3f ms late: measuring it again",
+				     len_us[i] / 1e3, lw / 1e6);
+				first = lw;
+				lw = 0;
+			}
 			sleep_ns(len_us[i] * 1000);
 			late = mono_ns() - t0 - len_us[i] * 1000;
 			if (late > lw)
@@ -374,7 +383,8 @@ static void t_nanosleep_lateness(void)
 			if (late < early)
 				early = late;
 		}
-		diag("sleep of %.3f ms: worst %.3f ms late", len_us[i] / 1e3, lw / 1e6);
+		diag("sleep of %.3f ms: worst %.3f ms late%s", len_us[i] / 1e3, lw / 1e6,
+		     first ? " on the second round" : "");
 		if (lw > worst)
 			worst = lw;
 	}
@@ -581,6 +591,11 @@ static void t_no_skip(void)
 	       s, rate, periodic_floor(), (j1 - j0) / 1e6);
 }
 
+static int64_t late_limit(void)
+{
+	return 1000000000LL / hz + 1000000;
+}
+
 static int64_t worst_sleep_late(void)
 {
 	static const int64_t len_us[] = { 7321, 29917, 101113, 250711 };
@@ -589,20 +604,22 @@ static int64_t worst_sleep_late(void)
 
 	warm_up_sleeps();
 	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
-		int64_t t0 = mono_ns(), late;
+		int64_t late = 0;
+		int r;
 
-		sleep_ns(len_us[i] * 1000);
-		late = mono_ns() - t0 - len_us[i] * 1000;
+		/* A late sample counts only if the same length is late again */
+		for (r = 0; r < 2 && (r == 0 || late > late_limit()); r++) {
+			int64_t t0 = mono_ns();
+
+			sleep_ns(len_us[i] * 1000);
+			late = mono_ns() - t0 - len_us[i] * 1000;
+		}
 		if (late > worst)
 			worst = late;
 	}
 	return worst;
 }
 
-static int64_t late_limit(void)
-{
-	return 1000000000LL / hz + 1000000;
-}
 
 /* CPU hotplug while the other CPUs skip */
 static void t_hotplug_skip(void)
