@@ -2,8 +2,9 @@
 """Run one guest under qemu-system-i386 -accel tcg with its serial console on
 a socket, so that the host can act on what the guest prints:
 
-  STORM-START     the host sends serial input as fast as it can for
-                  --storm seconds (a device interrupt storm)
+  STORM-START     the host sends serial input in 64-byte bursts every
+                  half millisecond for --storm seconds (a device interrupt
+                  storm that leaves the host's CPUs to the guest's vCPUs)
   HOSTCLOCK name  the host notes its own CLOCK_MONOTONIC for "name"
 
 Everything the guest prints goes to LOG; host notes are appended to LOG as
@@ -80,9 +81,10 @@ while True:
             break
     if storm_until > time.monotonic():
         try:
-            s.send(b"x" * 256)
+            s.send(b"x" * 64)
         except (BlockingIOError, OSError):
             pass
+        time.sleep(0.0005)
 if rc is None:
     rc = qemu.wait()
 else:
