@@ -2,7 +2,9 @@
 # Benchmark, one run, side by side: the unpatched periodic kernel (the base
 # commit), the series' tip with NO_IDLE_HZ, and mainline NO_HZ_IDLE (base
 # commit), from one base configuration. Numbers, not pass/fail.
-# Writes bench/results.md (quoted by the cover letter) and prints it.
+# Writes bench/results.md (quoted by the cover letter) and prints it, and
+# draws bench/timer-irqs.svg: timer interrupts per second of the three
+# kernels over alternating idle and busy phases (gnuplot).
 source "$(dirname "$0")/lib.sh"
 
 IDLE=${IDLE:-20}
@@ -66,6 +68,43 @@ for spec in "1 lapic" "2 lapic" "1 pit"; do
 		[ $kind = on ] && [ "$2" = pit ] && pit_skip=$R_skip
 	done
 done
+
+# chart KIND: the guest's "CHART seconds rate" samples, 2 vCPUs, local APIC
+chart() {
+	local kind=$1 log="$LOGDIR/chart-$1.log" hz
+	hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-$kind/.config")
+	timeout 300 qemu-system-i386 -accel tcg -M pc -m 256 -smp 2 -display none -monitor none \
+		-serial "file:$log" -no-reboot -kernel "$WORK/build-$kind/arch/x86/boot/bzImage" \
+		-initrd "$WORK/guest/initramfs.cpio" \
+		-append "console=ttyS0 panic=-1 dt.mode=chart dt.hz=$hz" </dev/null || true
+	if ! grep -q '^DYNTICK-GUEST-END' "$log" || grep -qE 'Kernel panic|BUG:|WARNING:|Oops|Call Trace' "$log"; then
+		die "chart boot $kind failed, see $log"
+	fi
+	sed -n 's/^CHART //p' "$log" | tr -d '\r' >"$WORK/chart-$kind.dat"
+}
+for kind in base on nohz; do
+	say "bench: chart, $kind, 2 vCPUs, idle and busy phases"
+	chart $kind
+done
+gnuplot <<EOF
+set terminal svg size 820,440 font "sans,12" background rgb "white"
+set output "$TOP/bench/timer-irqs.svg"
+set title "Timer interrupts per second, 2 vCPUs, HZ=$R_hz (QEMU TCG); grey: both CPUs busy"
+set xlabel "seconds"
+set ylabel "timer interrupts/s, all CPUs"
+set logscale y
+set yrange [1:5000]
+set xrange [0:24]
+set key top left opaque
+set grid ytics
+set object 1 rect from 4,1 to 8,5000 fc rgb "#e8e8e8" fs solid noborder behind
+set object 2 rect from 12,1 to 16,5000 fc rgb "#e8e8e8" fs solid noborder behind
+set object 3 rect from 20,1 to 24,5000 fc rgb "#e8e8e8" fs solid noborder behind
+plot "$WORK/chart-base.dat" using 1:2 with linespoints pt 7 ps 0.5 lw 2 title "periodic (unpatched)", \
+     "$WORK/chart-on.dat" using 1:2 with linespoints pt 5 ps 0.5 lw 2 title "dyn-tick (NO_IDLE_HZ)", \
+     "$WORK/chart-nohz.dat" using 1:2 with linespoints pt 9 ps 0.5 lw 2 title "NO_HZ_IDLE"
+EOF
+say "bench: chart written to bench/timer-irqs.svg"
 
 name() { case $1 in base) echo "periodic (unpatched)" ;; on) echo "dyn-tick (NO_IDLE_HZ)" ;; nohz) echo "NO_HZ_IDLE" ;; esac; }
 {

@@ -22,7 +22,7 @@ finish() {
 	say "Per-commit summary"
 	printf '%s\n' "${rows[@]}" | column -t -s '|' >&2
 	say ""
-	say "Time: $(for k in deps tree checkpatch guest build warn boot selftest send; do printf '%s %ss  ' "$k" "${secs[$k]:-0}"; done)total $(( $(now) - T0 ))s"
+	say "Time: $(for k in deps tree checkpatch guest build warn boot kunit selftest send; do printf '%s %ss  ' "$k" "${secs[$k]:-0}"; done)total $(( $(now) - T0 ))s"
 	if [ ${#failures[@]} -gt 0 ]; then
 		say "Failures:"
 		printf '  %s\n' "${failures[@]}" >&2
@@ -59,7 +59,7 @@ timed guest bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || { bad "guest use
 cd "$TREE" || exit 1
 tip=$(git rev-parse series)
 commits=$(git rev-list --reverse "$(base_commit)..series")
-rows+=("#|commit|checkpatch|build on|build off|new warnings (W=1, sparse, kernel-doc)|boots|guest tests (pass/skip/fail)")
+rows+=("#|commit|checkpatch|build on|build off|new warnings (W=1, sparse, kernel-doc)|boots|guest tests (pass/skip/fail)|KUnit")
 
 # Warnings are judged against the parent commit: start with the base.
 files=$(git diff --name-only "$(base_commit)..series" -- '*.c' | paste -sd' ' -)
@@ -137,7 +137,13 @@ for c in $commits; do
 	else
 		boots="not booted"
 	fi
-	rows+=("$i|$subj|${cp[$i]:-?}|$on|$off|${warn:-n/a}|$boots|$tp/$ts/$tf")
+	# The KUnit suite, with the tree's kunit.py, where the commit has it
+	ku="-"
+	if grep -qs DYN_TICK_KUNIT_TEST kernel/time/.kunitconfig; then
+		if timed kunit bash "$TOP/ci/kunit.sh" "$LOGDIR/kunit-$i.log" >&2; then ok; ku=ok
+		else ku=FAIL; bad "[$i] KUnit suite (log $LOGDIR/kunit-$i.log)"; fi
+	fi
+	rows+=("$i|$subj|${cp[$i]:-?}|$on|$off|${warn:-n/a}|$boots|$tp/$ts/$tf|$ku")
 done
 git checkout -q series
 

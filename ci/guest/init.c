@@ -3,7 +3,8 @@
  * /init of the dyn-tick test guest: a static i386 program.
  *
  * Kernel command line (unknown parameters reach init):
- *   dt.mode=tests|shell     run the tests (default) or a small shell
+ *   dt.mode=tests|shell     run the tests (default) or a small shell;
+ *                           demo, bench and chart serve make run and bench
  *   dt.tests=a,b,c          tests to run, in the order of the table below
  *   dt.skip=a,b             tests to report as skipped (later patches)
  *   dt.hz=1000              CONFIG_HZ of the kernel
@@ -17,6 +18,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/rtc.h>
+#include <sys/ioctl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -35,6 +38,8 @@
 #include <unistd.h>
 
 #define SYSDIR "/sys/devices/system/timer/timer0/"
+#define STATDIR SYSDIR "dyn_tick_stats/"
+#define TRACEDIR "/sys/kernel/tracing/"
 
 static int hz = 1000;
 static int idle_secs = 20;
@@ -113,6 +118,54 @@ static int state_field(const char *name)
 		return -1;
 	p = strchr(p, ':');
 	return p ? atoi(p + 1) : -1;
+}
+
+/* The counters of dyn_tick_stats/, in the order of stat_names */
+enum { ST_SKIPS, ST_TICKS, ST_LONGEST, ST_TIMER, ST_IRQ, ST_IPI, ST_MAX_SKIP, ST_CS_LIMIT, ST_NR };
+static const char * const stat_names[ST_NR] = {
+	"skips", "ticks_skipped", "longest_skip_us", "wake_timer",
+	"wake_irq", "wake_ipi", "wake_max_skip", "wake_cs_limit",
+};
+
+static int have_stats(void)
+{
+	return access(STATDIR "skips", F_OK) == 0;
+}
+
+static long long stat_read(int i)
+{
+	char path[128], buf[64];
+
+	snprintf(path, sizeof(path), STATDIR "%s", stat_names[i]);
+	if (read_file(path, buf, sizeof(buf)) <= 0)
+		return -1;
+	return atoll(buf);
+}
+
+static void stats_get(long long *v)
+{
+	int i;
+
+	for (i = 0; i < ST_NR; i++)
+		v[i] = stat_read(i);
+}
+
+/* Reset every counter; returns the number of writes that failed */
+static int stats_reset(void)
+{
+	char path[128];
+	int i, errs = 0;
+
+	for (i = 0; i < ST_NR; i++) {
+		snprintf(path, sizeof(path), STATDIR "%s", stat_names[i]);
+		errs += !!write_str(path, "0");
+	}
+	return errs;
+}
+
+static long long wakes(const long long *v)
+{
+	return v[ST_TIMER] + v[ST_IRQ] + v[ST_IPI] + v[ST_MAX_SKIP] + v[ST_CS_LIMIT];
 }
 
 static int online_cpus(void)
@@ -214,6 +267,13 @@ static void diag(const char *fmt, ...)
 	va_end(ap);
 	printf("\n");
 	fflush(stdout);
+}
+
+static void stats_diag(const char *what, const long long *v)
+{
+	diag("%s: skips %lld, ticks_skipped %lld, longest_skip_us %lld, wake_timer %lld, wake_irq %lld, wake_ipi %lld, wake_max_skip %lld, wake_cs_limit %lld",
+	     what, v[ST_SKIPS], v[ST_TICKS], v[ST_LONGEST], v[ST_TIMER], v[ST_IRQ], v[ST_IPI],
+	     v[ST_MAX_SKIP], v[ST_CS_LIMIT]);
 }
 
 static void result(int ok, const char *name, const char *fmt, ...)
@@ -489,6 +549,24 @@ static void t_sysfs_bad_input(void)
 				diag("%s <- '%.20s' (%zu bytes): error %d (%s), state %s",
 				     files[f], v, n, err, strerror(err),
 				     strcmp(before, after) ? "changed" : "unchanged");
+				ok = 0;
+			}
+			bad_seen++;
+		}
+	}
+	/* The counters take only 0; a bad write must not reset them */
+	for (f = 0; have_stats() && f < ST_NR; f++) {
+		snprintf(path, sizeof(path), STATDIR "%s", stat_names[f]);
+		for (b = 0; b <= sizeof(bad) / sizeof(bad[0]); b++) {
+			const char *v = b < sizeof(bad) / sizeof(bad[0]) ? bad[b] : longbuf;
+			size_t n = b < sizeof(bad) / sizeof(bad[0]) ? strlen(v) : sizeof(longbuf);
+			long long v0 = stat_read(f), v1;
+			int err = write_file(path, v, n);
+
+			v1 = stat_read(f);
+			if (err != EINVAL || v1 < v0) {
+				diag("%s <- '%.20s' (%zu bytes): error %d (%s), %lld -> %lld",
+				     stat_names[f], v, n, err, strerror(err), v0, v1);
 				ok = 0;
 			}
 			bad_seen++;
@@ -822,6 +900,24 @@ static void t_sysfs_offsets(void)
 			}
 		}
 	}
+	for (f = 0; have_stats() && f < ST_NR; f++) {
+		snprintf(path, sizeof(path), STATDIR "%s", stat_names[f]);
+		for (o = 0; o < 3; o++) {
+			long long v0 = stat_read(f), v1;
+			int fd = open(path, O_WRONLY), err = 0;
+
+			if (pwrite(fd, "7", 1, offs[o]) < 0)
+				err = errno;
+			close(fd);
+			v1 = stat_read(f);
+			n++;
+			if (err != EINVAL || v1 < v0) {
+				diag("%s <- '7' at offset %ld: error %d, %lld -> %lld", stat_names[f],
+				     (long)offs[o], err, v0, v1);
+				ok = 0;
+			}
+		}
+	}
 	result(ok, "sysfs_offsets", "%d bad writes at offsets 1, 3, 4095: each -EINVAL, state unchanged", n);
 }
 
@@ -833,7 +929,7 @@ static void t_sysfs_offsets(void)
 static void t_irq_storm(void)
 {
 	struct termios t;
-	long long s0, s1;
+	long long s0, s1, w0, w1;
 	int64_t j0, j1, late, m0, rest;
 
 	wait_suitable();
@@ -842,6 +938,7 @@ static void t_irq_storm(void)
 		tcsetattr(0, TCSANOW, &t);
 	}
 	j0 = jiffies_offset();
+	w0 = have_stats() ? stat_read(ST_IRQ) : 0;
 	s0 = irq_count("4:");
 	m0 = mono_ns();
 	printf("STORM-START\n");
@@ -850,14 +947,16 @@ static void t_irq_storm(void)
 	late = worst_sleep_late();
 	sleep_ns(3000000000LL);
 	s1 = irq_count("4:");
+	w1 = have_stats() ? stat_read(ST_IRQ) : 0;
 	rest = m0 + 6000000000LL - mono_ns();
 	if (rest > 0)
 		sleep_ns(rest);
 	tcflush(0, TCIFLUSH);
 	j1 = jiffies_offset();
-	result(s1 - s0 >= 200 && llabs(j1 - j0) < 10000000LL && late <= late_limit(), "irq_storm",
-	       "%lld serial interrupts; sleeps %.2f ms late (limit %.2f); jiffies drift after it %.2f ms",
-	       s1 - s0, late / 1e6, late_limit() / 1e6, (j1 - j0) / 1e6);
+	result(s1 - s0 >= 200 && llabs(j1 - j0) < 10000000LL && late <= late_limit() &&
+	       (!have_stats() || w1 - w0 >= 10), "irq_storm",
+	       "%lld serial interrupts, %lld skips ended by one; sleeps %.2f ms late (limit %.2f); jiffies drift after it %.2f ms",
+	       s1 - s0, w1 - w0, late / 1e6, late_limit() / 1e6, (j1 - j0) / 1e6);
 }
 
 /* A long idle: every clock, the idle time, the load average, pending timers */
@@ -925,6 +1024,191 @@ static void t_long_idle(void)
 	       tfd_late / 1e6, sleep_late / 1e6);
 }
 
+/*
+ * dyn_tick_stats/: reset to 0 while nothing skips, and bad writes refused
+ * with the counter unchanged; an idle period with dyn_tick_int 0 ends its
+ * skips by the hardware or clocksource limit and never by a timer; short
+ * sleeps with dyn_tick_int 1 end skips by their timer; with two CPUs, a
+ * task waking on one ends the other's skip by an IPI.
+ */
+static void t_stats_counters(void)
+{
+	static const char * const bad[] = {
+		"1", "-1", "abc", "\n", " ", "0x", "1 0", "99999999999999999999",
+	};
+	long long z[ST_NR], a[ST_NR], b[ST_NR], c[ST_NR] = { 0 };
+	int i, k, errs = 0, zero = 1, bad_ok = 1, ok;
+	double secs, min_ticks;
+	char path[128];
+	int64_t m0;
+
+	wait_suitable();
+	errs += !!write_str(SYSDIR "dyn_tick_state", "0");
+	sleep_ns(100000000LL);
+	errs += stats_reset();
+	stats_get(z);
+	for (i = 0; i < ST_NR; i++) {
+		zero &= z[i] == 0;
+		snprintf(path, sizeof(path), STATDIR "%s", stat_names[i]);
+		for (k = 0; k < (int)(sizeof(bad) / sizeof(bad[0])); k++) {
+			int err = write_file(path, bad[k], strlen(bad[k]));
+
+			if (err != EINVAL || stat_read(i) != 0) {
+				diag("%s <- '%s': error %d, value %lld", stat_names[i], bad[k], err,
+				     stat_read(i));
+				bad_ok = 0;
+			}
+		}
+	}
+	if (!zero)
+		stats_diag("after reset with skipping off", z);
+
+	/* Phase a: no timer ends a skip */
+	errs += !!write_str(SYSDIR "dyn_tick_int", "0");
+	errs += !!write_str(SYSDIR "dyn_tick_state", "1");
+	m0 = mono_ns();
+	sleep_ns(5000000000LL);
+	stats_get(a);
+	secs = (mono_ns() - m0) / 1e9;
+	errs += !!write_str(SYSDIR "dyn_tick_int", "1");
+	stats_diag("dyn_tick_int 0, idle", a);
+
+	/* Phase b: sleeps end skips by their timer */
+	errs += stats_reset();
+	for (k = 0; k < 5; k++)
+		sleep_ns(300000000LL);
+	stats_get(b);
+	stats_diag("dyn_tick_int 1, 5 sleeps of 0.3 s", b);
+
+	/* Phase c: a task waking on CPU 1 ends the skip of CPU 0 by an IPI */
+	if (ncpu >= 2) {
+		pid_t pid;
+
+		errs += stats_reset();
+		pid = fork();
+		if (pid == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(1, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+			for (k = 0; k < 10; k++)
+				sleep_ns(100000000LL);
+			_exit(0);
+		}
+		waitpid(pid, NULL, 0);
+		sleep_ns(100000000LL);
+		stats_get(c);
+		stats_diag("a task sleeping 10 x 0.1 s on cpu1", c);
+	}
+
+	min_ticks = 0.5 * hz * secs * ncpu;
+	ok = !errs && zero && bad_ok &&
+	     a[ST_SKIPS] >= 1 && a[ST_TIMER] == 0 && a[ST_MAX_SKIP] + a[ST_CS_LIMIT] >= 1 &&
+	     wakes(a) <= a[ST_SKIPS] && a[ST_SKIPS] <= wakes(a) + ncpu &&
+	     a[ST_TICKS] >= min_ticks && a[ST_LONGEST] > 0 && a[ST_LONGEST] <= 2500000 &&
+	     b[ST_TIMER] >= 1 && (ncpu < 2 || c[ST_IPI] >= 1);
+	result(ok, "stats_counters",
+	       "reset %s, %d bad writes %s; int 0, %.1f s idle: %lld skips, %lld ticks skipped (at least %.0f), longest %lld us, wake_timer %lld, wake_max_skip+cs_limit %lld; int 1: wake_timer %lld; wake_ipi %lld%s",
+	       zero ? "to 0" : "FAILED", ST_NR * (int)(sizeof(bad) / sizeof(bad[0])),
+	       bad_ok ? "refused" : "NOT refused", secs, a[ST_SKIPS], a[ST_TICKS], min_ticks,
+	       a[ST_LONGEST], a[ST_TIMER], a[ST_MAX_SKIP] + a[ST_CS_LIMIT], b[ST_TIMER],
+	       c[ST_IPI], ncpu >= 2 ? "" : " (1 CPU: not judged)");
+}
+
+/* RTC update interrupts (IRQ 8) during skips count as device interrupts */
+static void t_stats_wake_irq(void)
+{
+	long long v[ST_NR], r0, r1;
+	unsigned long data;
+	int fd, i, n = 0, errs = 0;
+
+	wait_suitable();
+	fd = open("/dev/rtc0", O_RDONLY);
+	if (fd < 0) {
+		result(0, "stats_wake_irq", "cannot open /dev/rtc0: %s", strerror(errno));
+		return;
+	}
+	r0 = irq_count("8:");
+	errs += stats_reset();
+	if (ioctl(fd, RTC_UIE_ON, 0) < 0)
+		errs++;
+	for (i = 0; i < 3; i++)
+		if (read(fd, &data, sizeof(data)) == sizeof(data))
+			n++;
+	if (ioctl(fd, RTC_UIE_OFF, 0) < 0)
+		errs++;
+	stats_get(v);
+	r1 = irq_count("8:");
+	close(fd);
+	stats_diag("3 RTC update interrupts", v);
+	result(!errs && n == 3 && r1 - r0 >= 2 && v[ST_IRQ] >= 1, "stats_wake_irq",
+	       "%d RTC updates read, %lld interrupts on IRQ 8; wake_irq %lld of %lld skips",
+	       n, r1 - r0, v[ST_IRQ], v[ST_SKIPS]);
+}
+
+static int in_set(const char *word, const char * const *set, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(word, set[i]))
+			return 1;
+	return 0;
+}
+
+/* dyn_tick:skip_start and dyn_tick:skip_end, enabled, idle, read back */
+static void t_trace_events(void)
+{
+	static const char * const limits[] = { "timer", "max_skip", "cs_limit" };
+	static const char * const causes[] = { "timer", "irq", "ipi", "max_skip", "cs_limit" };
+	static char buf[262144];
+	int starts = 0, ends = 0, bad = 0, shown = 0, errs = 0, fd;
+	char *line, *save, *p, word[32];
+	unsigned long long ticks;
+
+	wait_suitable();
+	if (access(TRACEDIR "events", F_OK))
+		mount("tracefs", TRACEDIR, "tracefs", 0, NULL);
+	if (access(TRACEDIR "events/dyn_tick/skip_start", F_OK) ||
+	    access(TRACEDIR "events/dyn_tick/skip_end", F_OK)) {
+		result(0, "trace_events", "no dyn_tick events in " TRACEDIR "events");
+		return;
+	}
+	fd = open(TRACEDIR "trace", O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		errs++;
+	else
+		close(fd);
+	errs += !!write_str(TRACEDIR "events/dyn_tick/enable", "1");
+	sleep_ns(3000000000LL);
+	errs += !!write_str(TRACEDIR "events/dyn_tick/enable", "0");
+	if (read_file(TRACEDIR "trace", buf, sizeof(buf)) < 0)
+		errs++;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		if ((p = strstr(line, " skip_start: "))) {
+			starts++;
+			if (sscanf(p, " skip_start: ticks=%llu limit=%31s", &ticks, word) != 2 ||
+			    ticks <= 2 || !in_set(word, limits, 3))
+				bad++;
+		} else if ((p = strstr(line, " skip_end: "))) {
+			ends++;
+			if (sscanf(p, " skip_end: ticks=%llu cause=%31s", &ticks, word) != 2 ||
+			    !in_set(word, causes, 5))
+				bad++;
+		} else {
+			continue;
+		}
+		if (shown++ < 6)
+			diag("trace: %s", line);
+	}
+	result(!errs && starts >= 1 && ends >= 1 && !bad && ends <= starts + ncpu &&
+	       starts <= ends + ncpu, "trace_events",
+	       "3 s idle: %d skip_start and %d skip_end events, %d malformed", starts, ends, bad);
+}
+
 static void t_must_fail(void)
 {
 	result(0, "must_fail", "this test fails on purpose (harness self-test)");
@@ -990,6 +1274,39 @@ static void bench(void)
 	printf("DYNTICK-GUEST-END\n");
 }
 
+/*
+ * The chart of make bench: timer interrupts per second (all CPUs), sampled
+ * every 0.5 s over 3 idle and 3 busy phases of 4 s (busy: one spinning
+ * task per CPU). Prints "CHART seconds rate" lines.
+ */
+static void chart(void)
+{
+	long long i0, i1;
+	int64_t start, t0, t1;
+	pid_t spinners[64];
+	int phase, k, c;
+
+	sleep_ns(2000000000LL);
+	start = mono_ns();
+	for (phase = 0; phase < 6; phase++) {
+		int busy = phase % 2;
+
+		for (c = 0; busy && c < ncpu && c < 64; c++)
+			spinners[c] = spin_on(c);
+		for (k = 0; k < 8; k++) {
+			t0 = mono_ns();
+			i0 = timer_irqs();
+			sleep_ns(500000000LL);
+			i1 = timer_irqs();
+			t1 = mono_ns();
+			printf("CHART %.2f %.1f\n", (t1 - start) / 1e9, (i1 - i0) / ((t1 - t0) / 1e9));
+		}
+		for (c = 0; busy && c < ncpu && c < 64; c++)
+			stop(spinners[c]);
+	}
+	printf("DYNTICK-GUEST-END\n");
+}
+
 static const struct test {
 	const char *name;
 	void (*fn)(void);
@@ -1013,6 +1330,9 @@ static const struct test {
 	{ "sysfs_offsets", t_sysfs_offsets },
 	{ "irq_storm", t_irq_storm },
 	{ "long_idle", t_long_idle },
+	{ "stats_counters", t_stats_counters },
+	{ "stats_wake_irq", t_stats_wake_irq },
+	{ "trace_events", t_trace_events },
 	{ "must_fail", t_must_fail },
 };
 
@@ -1149,6 +1469,8 @@ int main(void)
 		demo();
 	} else if (v && !strcmp(v, "bench")) {
 		bench();
+	} else if (v && !strcmp(v, "chart")) {
+		chart();
 	} else {
 		list = param("dt.tests");
 		list = list ? strdup(list) : "";
