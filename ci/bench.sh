@@ -87,7 +87,7 @@ for kind in base on nohz; do
 	chart $kind
 done
 gnuplot <<EOF
-set terminal svg size 820,440 font "sans,12" background rgb "white"
+set terminal svg size 820,440 font "sans,12" background rgb "white" noenhanced
 set output "$TOP/bench/timer-irqs.svg"
 set title "Timer interrupts per second, 2 vCPUs, HZ=$R_hz (QEMU TCG); grey: both CPUs busy"
 set xlabel "seconds"
@@ -95,7 +95,7 @@ set ylabel "timer interrupts/s, all CPUs"
 set logscale y
 set yrange [1:5000]
 set xrange [0:24]
-set key top left opaque
+set key bottom right opaque box
 set grid ytics
 set object 1 rect from 4,1 to 8,5000 fc rgb "#e8e8e8" fs solid noborder behind
 set object 2 rect from 12,1 to 16,5000 fc rgb "#e8e8e8" fs solid noborder behind
