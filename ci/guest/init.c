@@ -40,6 +40,7 @@
 #define SYSDIR "/sys/devices/system/timer/timer0/"
 #define STATDIR SYSDIR "dyn_tick_stats/"
 #define TRACEDIR "/sys/kernel/tracing/"
+#define CSDIR "/sys/devices/system/clocksource/clocksource0/"
 
 static int hz = 1000;
 static int idle_secs = 20;
@@ -216,11 +217,6 @@ static long long stat_idle(void)
 	return v[3] + v[4];
 }
 
-/*
- * Offset of CLOCK_MONOTONIC against jiffies, in ns. times() counts jiffies
- * in USER_HZ units; wait for it to change and take the monotonic time of
- * that edge, which pins jiffies to within about a tick.
- */
 /*
  * Monotonic time minus jiffies (as times() reports them, in USER_HZ), taken
  * at an edge of times(): the edge is accepted only when times() stepped by
@@ -425,7 +421,7 @@ static void wait_suitable(void)
 	int i;
 
 	for (i = 0; i < 100; i++) {
-		if (read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource",
+		if (read_file(CSDIR "current_clocksource",
 			      cs, sizeof(cs)) < 0)
 			cs[0] = 0;
 		if (state_field("suitable:") != 0 && strncmp(cs, "tsc-early", 9))
@@ -577,17 +573,30 @@ static void t_sysfs_bad_input(void)
 
 static void t_busy_cpu_ticks(void)
 {
-	double busy, after;
+	double busy, after, again = -1;
 	pid_t pid = spin_on(ncpu - 1);
+	char more[64] = "";
 
 	sleep_ns(200000000LL);
 	busy = idle_rate(2000000000LL);
 	stop(pid);
-	sleep_ns(500000000LL);
-	after = idle_rate(3000000000LL);
-	result(busy >= periodic_floor() && after <= skip_limit(), "busy_cpu_ticks",
-	       "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s (at most %.0f)",
-	       busy, periodic_floor(), after, skip_limit());
+	/*
+	 * Every window costs a few ticks on each CPU while this process reads
+	 * /proc/interrupts, and the exit of the spinner leaves some work
+	 * behind. At HZ=100 a 3 s window put that within 1/s of the limit,
+	 * so let the exit settle for 1 s and judge a 6 s window; skipping
+	 * has resumed when that window, or the next one, is within the limit.
+	 */
+	sleep_ns(1000000000LL);
+	after = idle_rate(6000000000LL);
+	if (after > skip_limit()) {
+		again = idle_rate(6000000000LL);
+		snprintf(more, sizeof(more), ", then %.1f/s", again);
+	}
+	result(busy >= periodic_floor() && (after <= skip_limit() || again <= skip_limit()),
+	       "busy_cpu_ticks",
+	       "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s%s (at most %.0f)",
+	       busy, periodic_floor(), after, more, skip_limit());
 }
 
 static void t_toggle_state(void)
@@ -606,7 +615,7 @@ static void t_toggle_state(void)
 
 static void t_clocksource_switch(void)
 {
-	const char *cur = "/sys/devices/system/clocksource/clocksource0/current_clocksource";
+	const char *cur = CSDIR "current_clocksource";
 	char orig[64], now[64];
 	double jrate, back;
 	int s_j, s_back, drift_ok;
@@ -640,7 +649,7 @@ static void t_unsuitable_boot(void)
 	double rate;
 	int s;
 
-	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", cur, sizeof(cur));
+	read_file(CSDIR "current_clocksource", cur, sizeof(cur));
 	cur[strcspn(cur, "\n")] = 0;
 	s = state_field("suitable:");
 	rate = idle_rate(3000000000LL);
@@ -757,8 +766,8 @@ static void t_clocksource_cycle(void)
 	double rate;
 
 	wait_suitable();
-	read_file("/sys/devices/system/clocksource/clocksource0/available_clocksource", avail, sizeof(avail));
-	read_file("/sys/devices/system/clocksource/clocksource0/current_clocksource", orig, sizeof(orig));
+	read_file(CSDIR "available_clocksource", avail, sizeof(avail));
+	read_file(CSDIR "current_clocksource", orig, sizeof(orig));
 	orig[strcspn(orig, "\n")] = 0;
 	j0 = jiffies_offset();
 	m0 = mono_ns();
@@ -1443,6 +1452,24 @@ static void shell(void)
 	}
 }
 
+/*
+ * The kernel refines the TSC calibration about a second after boot and then
+ * switches timekeeping from tsc-early to tsc. Wait for that (at most 10 s),
+ * so that no test has a clocksource change in its measurements.
+ */
+static void settle(void)
+{
+	int64_t t0 = mono_ns();
+	char cur[64] = "";
+
+	while (mono_ns() - t0 < 10000000000LL &&
+	       read_file(CSDIR "current_clocksource", cur, sizeof(cur)) > 0 &&
+	       !strncmp(cur, "tsc-early", 9))
+		sleep_ns(100000000LL);
+	cur[strcspn(cur, "\n")] = 0;
+	diag("clocksource %s, %.1f s after waiting for it", cur, (mono_ns() - t0) / 1e9);
+}
+
 int main(void)
 {
 	const char *v, *list, *skip;
@@ -1481,6 +1508,7 @@ int main(void)
 				planned++;
 		printf("KTAP version 1\n1..%u\n", planned);
 		diag("dyn-tick guest: %d CPUs, HZ=%d", ncpu, hz);
+		settle();
 		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 			if (in_list(list, tests[i].name)) {
 				tests[i].fn();
