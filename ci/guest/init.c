@@ -411,23 +411,33 @@ static void warm_up_sleeps(void)
 }
 
 /*
- * Skipping needs a verified clocksource: the TSC gets there after boot, and
- * the kernel then replaces tsc-early by tsc under stop_machine(). Measure
- * after that.
+ * The kernel refines the TSC calibration about a second after boot and then
+ * switches timekeeping from tsc-early to tsc. Wait for that (at most 10 s),
+ * so that no test has a clocksource change in its measurements.
+ */
+static void settle(void)
+{
+	int64_t t0 = mono_ns();
+	char cur[64] = "";
+
+	while (mono_ns() - t0 < 10000000000LL &&
+	       read_file(CSDIR "current_clocksource", cur, sizeof(cur)) > 0 &&
+	       !strncmp(cur, "tsc-early", 9))
+		sleep_ns(100000000LL);
+	cur[strcspn(cur, "\n")] = 0;
+	diag("clocksource %s, %.1f s after waiting for it", cur, (mono_ns() - t0) / 1e9);
+}
+
+/*
+ * Skipping needs a verified clocksource: settle() waited for the TSC to
+ * replace tsc-early; its watchdog may take a moment more.
  */
 static void wait_suitable(void)
 {
-	char cs[64];
 	int i;
 
-	for (i = 0; i < 100; i++) {
-		if (read_file(CSDIR "current_clocksource",
-			      cs, sizeof(cs)) < 0)
-			cs[0] = 0;
-		if (state_field("suitable:") != 0 && strncmp(cs, "tsc-early", 9))
-			break;
+	for (i = 0; i < 100 && state_field("suitable:") == 0; i++)
 		sleep_ns(100000000LL);
-	}
 }
 
 static void t_nanosleep_lateness(void)
@@ -1389,6 +1399,7 @@ static void shell(void)
 {
 	char line[512];
 
+	settle();
 	printf("dyn-tick guest shell. Commands: cat FILE, echo VALUE > FILE, ls DIR,\n"
 	       "irqs, idle SECONDS, test NAME, poweroff\n");
 	for (;;) {
@@ -1450,24 +1461,6 @@ static void shell(void)
 			printf("unknown command\n");
 		}
 	}
-}
-
-/*
- * The kernel refines the TSC calibration about a second after boot and then
- * switches timekeeping from tsc-early to tsc. Wait for that (at most 10 s),
- * so that no test has a clocksource change in its measurements.
- */
-static void settle(void)
-{
-	int64_t t0 = mono_ns();
-	char cur[64] = "";
-
-	while (mono_ns() - t0 < 10000000000LL &&
-	       read_file(CSDIR "current_clocksource", cur, sizeof(cur)) > 0 &&
-	       !strncmp(cur, "tsc-early", 9))
-		sleep_ns(100000000LL);
-	cur[strcspn(cur, "\n")] = 0;
-	diag("clocksource %s, %.1f s after waiting for it", cur, (mono_ns() - t0) / 1e9);
 }
 
 int main(void)
