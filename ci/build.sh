@@ -49,5 +49,8 @@ for sym in "${order[@]}"; do
 done
 [ $bad = 0 ] || die "kernel configuration in $out does not match its fragments"
 
-kmake "$out" "$@" bzImage
+# With modules on, build them too: modpost is where a missing export shows.
+targets=(bzImage)
+grep -q '^CONFIG_MODULES=y' "$out/.config" && targets+=(modules)
+kmake "$out" "$@" "${targets[@]}"
 echo "$out/arch/x86/boot/bzImage"
