@@ -10,17 +10,24 @@
 #   make test      the README's test command (CI): check, then matrix
 #   make check     the full per-commit check
 #   make matrix    the robustness matrix at the tip (ROWS="a b" for some)
+#   make mutants   build and run every mutant of ci/mutants.conf (MUTANTS="a b")
 #   make selftest  only the harness self-test
 #   make bench     periodic vs dyn-tick vs NO_HZ_IDLE, one run, side by side
 #   make send      write the series as mail (mbox) and a send-email dry run
 #   make clean     remove the build directories (keeps the tree)
+#
+# tree (and build, run, matrix, selftest, bench, check, which start with it)
+# refuses to throw away commits or edits in the tree that the patch files do
+# not carry, and export refuses to leave out commits or overwrite patch
+# files that changed since; FORCE=1 (make tree FORCE=1) does it on purpose.
 
 TOP   := $(CURDIR)
 WORK  ?= $(TOP)/.work
 TREE  ?= $(WORK)/linux
-export TOP WORK TREE
+FORCE ?=
+export TOP WORK TREE FORCE
 
-.PHONY: deps tree export build run shell test check matrix selftest bench send clean
+.PHONY: deps tree export build run shell test check matrix mutants selftest bench send clean
 
 deps:
 	@bash ci/deps.sh
@@ -49,6 +56,9 @@ check:
 
 matrix: tree
 	@bash ci/matrix.sh $(ROWS)
+
+mutants: tree
+	@bash ci/mutants.sh $(MUTANTS)
 
 selftest: tree
 	@bash ci/guest.sh >/dev/null

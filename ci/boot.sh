@@ -10,15 +10,29 @@ kernel=$1 log=$2 smp=$3 args=$4 tmo=${5:-300}
 initrd=${INITRD:-$WORK/guest/initramfs.cpio}
 mkdir -p "$(dirname "$log")"
 
-# No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
-# and would land in the first measurements of the guest.
+# In a guarded run (lib.sh: guard) QEMU leaves its pid in the run's
+# directory, so that an interrupted run can find and kill it.
+pidfile=()
+[ -z "${DYNTICK_RUN:-}" ] || pidfile=(-pidfile "$DYNTICK_RUN/qemu.$$.pid")
 start=$(date +%s)
 set +e
+# No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
+# and would land in the first measurements of the guest.
+# In the background, as bash runs a trap only once the foreground command
+# has ended: a SIGTERM to this script stops QEMU now, not at the timeout
+# (timeout passes the signal on to QEMU).
 timeout --foreground -k 5 "$tmo" qemu-system-i386 -accel tcg -M pc,i8042=off -m 256 -smp "$smp" \
-	-display none -monitor none -serial "file:$log" -no-reboot \
+	-display none -monitor none -serial "file:$log" -no-reboot "${pidfile[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 loglevel=7 $args" </dev/null
+	-append "console=ttyS0 panic=-1 loglevel=7 $args" </dev/null &
+qemu=$!
+stop() { kill -TERM "$qemu" 2>/dev/null; wait "$qemu"; exit "$1"; }
+trap 'stop 130' INT
+trap 'stop 143' TERM
+trap 'stop 129' HUP
+wait "$qemu"
 rc=$?
+trap - INT TERM HUP
 set -e
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 exec bash "$TOP/ci/verdict.sh" "$(basename "$log" .log)" "$log" "$rc" "$tmo" "$(( $(date +%s) - start ))"

@@ -51,3 +51,208 @@ kmake() {
 	make -s -C "$TREE" O="$out" ARCH=i386 -j"$JOBS" \
 		CC="ccache gcc" HOSTCC="ccache gcc" "$@"
 }
+
+# --- Work in the tree that the patch files do not carry ------------------
+# FORCE=1 (make VAR or environment) throws such work away on purpose.
+force() { case ${FORCE:-0} in 0 | '') return 1 ;; *) return 0 ;; esac; }
+
+# The stamp: the series commit id that the last apply (tree.sh) or export
+# (export.sh) left, and a hash of the patch files it applied or wrote. Its
+# commits came from patch files or went into them, so they are never "lost";
+# this tells "the patch files changed under me (git pull)", where series is
+# still the stamp, from "I committed", where it is not.
+STAMP=${STAMP:-$WORK/series.stamp}
+stamp_get() { [ -r "$STAMP" ] || return 0; sed -n "s/^$1 //p" "$STAMP" | head -n1; }
+stamp_put() {	# COMMIT PATCHES-HASH
+	mkdir -p "$(dirname "$STAMP")"
+	printf 'commit %s\npatches %s\n' "$1" "$2" >"$STAMP.tmp" && mv "$STAMP.tmp" "$STAMP"
+}
+stamp_commit() {	# the stamp's commit, if the tree has it
+	local c
+	c=$(stamp_get commit)
+	[ -n "$c" ] && git -C "$TREE" cat-file -e "$c^{commit}" 2>/dev/null && echo "$c"
+	return 0
+}
+patches_hash() {	# DIR: hash of its NNNN-*.patch files, names and contents
+	(cd "$1" || exit 0; sha256sum [0-9][0-9][0-9][0-9]-*.patch 2>/dev/null || true) | sha256sum | cut -d' ' -f1
+}
+
+# mail_identity <MAIL: what git am makes of one patch mail (author, date,
+# subject and message as git mailinfo reads them, and the diff byte for
+# byte), as one hash. A commit and a patch file with the same identity
+# re-apply to the same content.
+mail_identity() {
+	local d
+	d=$(mktemp -d "${DYNTICK_RUN:-${TMPDIR:-/tmp}}/mail.XXXXXX")
+	git -C "$TREE" mailinfo "$d/msg" "$d/patch" >"$d/info"
+	{ cat "$d/info" "$d/msg"; sed -n '/^diff --git /,$p' "$d/patch"; } | sha1sum | cut -d' ' -f1
+	rm -rf "$d"
+}
+
+# unexported_commits REV...: commits reachable from REV... that re-applying
+# the patch files would drop, oldest first: not on the base, not reachable
+# from the stamp, and not identical to one of the patch files. The last test
+# covers a tree applied before the stamp existed (or whose stamp is gone):
+# its commits are the patch files' own, so it is re-applied without a word.
+# Fails (and the callers refuse) when git cannot tell.
+unexported_commits() {
+	local excl=() s c id cands known
+	if git -C "$TREE" rev-parse -q --verify dyntick-base >/dev/null; then
+		excl+=(^dyntick-base)
+	else
+		excl+=(--min-parents=1)	# a tree without its tag: all but the root
+	fi
+	s=$(stamp_commit)
+	[ -z "$s" ] || excl+=("^$s")
+	cands=$(git -C "$TREE" rev-list --reverse --topo-order "$@" "${excl[@]}") || return 1
+	[ -n "$cands" ] || return 0
+	known=$(for p in $(series_patches); do mail_identity <"$p"; done)
+	for c in $cands; do
+		id=$(git -C "$TREE" format-patch -1 --stdout --zero-commit --no-signature "$c" | mail_identity)
+		grep -qxF "$id" <<<"$known" || echo "$c"
+	done
+}
+
+# uncommitted_edits: what git checkout -f and git clean -fdx would throw
+# away, as git status --porcelain lines: tracked files changed in the index
+# or the worktree, and new files that the kernel's own .gitignore rules do
+# not ignore. The Debian tarball's .gitignore ends with "/*", which hides
+# every new file; --exclude='!/*/' re-includes the top-level directories (a
+# command-line pattern wins over .gitignore) and nothing else, so build
+# output (*.o, .*.cmd, include/generated/, __pycache__/) still does not
+# count. New files at the top level do not count either.
+uncommitted_edits() {
+	local changed new
+	changed=$(git -C "$TREE" status --porcelain -uno) || return 1
+	new=$(git -C "$TREE" ls-files -o --exclude-standard --exclude='!/*/') || return 1
+	[ -z "$changed" ] || printf '%s\n' "$changed"
+	[ -z "$new" ] || printf '%s\n' "$new" | sed 's/^/?? /'
+}
+
+git_op_in_progress() {	# an am, rebase, merge, cherry-pick or revert the user left open
+	local d f
+	d=$(git -C "$TREE" rev-parse --absolute-git-dir) || return 1
+	for f in rebase-apply rebase-merge MERGE_HEAD CHERRY_PICK_HEAD REVERT_HEAD; do
+		[ ! -e "$d/$f" ] || echo "a git am/rebase/merge/cherry-pick is in progress ($d/$f)"
+	done
+}
+
+show_commits() {	# COMMIT...: "    abc1234 subject" lines to stderr
+	local c note
+	for c in "$@"; do
+		note=""
+		git -C "$TREE" merge-base --is-ancestor "$c" refs/heads/series 2>/dev/null ||
+			note="   (not on series)"
+		say "    $(git -C "$TREE" log -1 --format='%h %s' "$c")$note"
+	done
+}
+
+show_edits() {	# LINES: the first 20 git status lines to stderr
+	local n
+	n=$(printf '%s\n' "$1" | wc -l)
+	printf '%s\n' "$1" | head -n 20 | sed 's/^/    /' >&2
+	[ "$n" -le 20 ] || say "    ... and $((n - 20)) more"
+}
+
+# --- Interrupted runs ------------------------------------------------------
+# guard "$@": the first command of a script that moves the tree or starts
+# QEMU (check.sh, selftest.sh). An interrupted run (Ctrl-C, the SIGTERM of a
+# CI timeout) must put the tree back, kill its QEMUs and remove its files.
+# Bash runs a trap only when its foreground command has ended, so a SIGTERM
+# during a 600 s boot would wait for the boot, and a signal sent to the
+# script alone never reaches QEMU. So the script runs again as a child in a
+# session of its own, and this parent only waits (a trapped signal ends the
+# wait at once). On INT/TERM/HUP it sends TERM to every process of that
+# session (KILL after 30 s, which leaves the scripts' own traps time to undo
+# their edits); then it kills any QEMU that wrote its pid file into the
+# run's directory $DYNTICK_RUN (boot.sh, qemu_run.py: one that left the
+# session), checks out the ref the tree had when the run began, and removes
+# $DYNTICK_RUN, where the scripts keep their temporary files. A script that
+# a guarded one runs (selftest.sh under check.sh) inherits DYNTICK_RUN and
+# is guarded by it.
+guard() {
+	[ -z "${DYNTICK_RUN:-}" ] || return 0
+	DYNTICK_RUN=$(mktemp -d "${TMPDIR:-/tmp}/dyntick-run.XXXXXX")
+	export DYNTICK_RUN
+	guard_ref=$(tree_ref)
+	guard_sig=0 guard_pid=""
+	trap 'guard_signal 130 INT' INT
+	trap 'guard_signal 143 TERM' TERM
+	trap 'guard_signal 129 HUP' HUP
+	trap guard_cleanup EXIT
+	setsid bash "${BASH_SOURCE[1]}" "$@" </dev/null &
+	guard_pid=$!
+	local rc=0
+	wait "$guard_pid" || rc=$?
+	exit "$rc"
+}
+
+tree_ref() {	# refs/heads/BRANCH, or the commit of a detached HEAD
+	git -C "$TREE" symbolic-ref -q HEAD 2>/dev/null ||
+		git -C "$TREE" rev-parse -q --verify HEAD 2>/dev/null || true
+}
+
+guard_signal() {	# EXIT-CODE NAME
+	guard_sig=$1
+	say "interrupted (SIG$2): stopping the run"
+	exit "$1"
+}
+
+guard_alive() {	# processes of the child's session that have not ended (never this one)
+	{ ps --sid "$guard_pid" -o pid=,stat= 2>/dev/null
+	  ps -p "$guard_pid" -o pid=,stat= 2>/dev/null; } |
+		awk -v self=$$ '$1 != self && $2 !~ /^Z/ { print $1 }' | sort -u
+}
+
+guard_stop() {
+	local p
+	if [ -z "$guard_pid" ] || [ "$guard_pid" -le 1 ]; then return 0; fi
+	for p in $(guard_alive); do kill -TERM "$p" 2>/dev/null || true; done
+	for _ in $(seq 300); do
+		[ -n "$(guard_alive)" ] || break
+		sleep 0.1
+	done
+	for p in $(guard_alive); do kill -KILL "$p" 2>/dev/null || true; done
+	wait "$guard_pid" 2>/dev/null || true
+}
+
+runs_with() {	# PID FILE: PID is a live process with FILE in its command line
+	[[ $1 =~ ^[0-9]+$ ]] && [ "$1" -gt 1 ] &&
+		tr '\0' ' ' <"/proc/$1/cmdline" 2>/dev/null | grep -qF -- "$2"
+}
+
+guard_kill_qemu() {	# a pid file names its QEMU while that QEMU runs with it
+	local f pid
+	for f in "$DYNTICK_RUN"/qemu.*.pid; do
+		pid=$(cat "$f" 2>/dev/null) || continue
+		runs_with "$pid" "$f" || continue
+		kill -TERM "$pid" 2>/dev/null || true
+		for _ in $(seq 50); do runs_with "$pid" "$f" || break; sleep 0.1; done
+		! runs_with "$pid" "$f" || kill -KILL "$pid" 2>/dev/null || true
+		say "guard: killed QEMU $pid, which outlived its run"
+	done
+}
+
+guard_restore() {	# the tree back on the ref it had when the run began
+	local now
+	[ -n "$guard_ref" ] || return 0
+	now=$(tree_ref)
+	[ "$now" != "$guard_ref" ] || return 0
+	if git -C "$TREE" checkout -q "${guard_ref#refs/heads/}" -- 2>/dev/null; then
+		say "interrupted: $TREE is back on ${guard_ref#refs/heads/}"
+	else
+		say "interrupted: could not put $TREE back on ${guard_ref#refs/heads/} (now at $now): git -C $TREE status"
+	fi
+}
+
+guard_cleanup() {
+	local rc=$?
+	trap '' INT TERM HUP	# a second Ctrl-C must not cut the cleanup short
+	guard_stop
+	guard_kill_qemu
+	# A run that ended by itself left the tree where it meant to (check.sh:
+	# on series); an interrupted or killed one goes back to where it began.
+	if [ "$guard_sig" != 0 ] || [ "$rc" -ge 128 ]; then guard_restore; fi
+	rm -rf "$DYNTICK_RUN"
+	exit "$rc"
+}

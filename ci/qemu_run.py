@@ -10,7 +10,7 @@ a socket, so that the host can act on what the guest prints:
 Everything the guest prints goes to LOG; host notes are appended to LOG as
 "HOSTCLOCK name ns" lines after the run. Exits 124 on timeout, else with
 QEMU's exit code."""
-import argparse, os, socket, subprocess, sys, tempfile, time
+import argparse, os, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--kernel", required=True)
@@ -22,8 +22,34 @@ ap.add_argument("--timeout", type=float, default=300)
 ap.add_argument("--storm", type=float, default=5)
 a = ap.parse_args()
 
-sockdir = tempfile.mkdtemp()
+# In a guarded run (ci/lib.sh: guard) the socket and QEMU's pid file go to
+# the run's directory, so that an interrupted run finds and removes them.
+run = os.environ.get("DYNTICK_RUN") or None
+sockdir = tempfile.mkdtemp(dir=run)
 sock = os.path.join(sockdir, "serial")
+pidfile = os.path.join(run, f"qemu.{os.getpid()}.pid") if run else None
+qemu = None
+
+
+def cleanup():
+    """The socket's directory, and the pid file of a QEMU that was killed."""
+    shutil.rmtree(sockdir, ignore_errors=True)
+    if pidfile and os.path.exists(pidfile):
+        os.unlink(pidfile)
+
+
+def stop(signum, frame):
+    """SIGTERM/SIGINT/SIGHUP: QEMU and the socket go with us."""
+    if qemu is not None and qemu.poll() is None:
+        qemu.kill()
+        qemu.wait()
+    cleanup()
+    sys.exit(128 + signum)
+
+
+for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(sig, stop)
+
 # No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
 # and would land in the first measurements of the guest.
 cmd = ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256", "-smp", a.smp,
@@ -32,6 +58,8 @@ cmd = ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256", "
        "-serial", "chardev:s0",
        "-kernel", a.kernel, "-initrd", a.initrd,
        "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
+if pidfile:
+    cmd += ["-pidfile", pidfile]
 qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
 s = None
 for _ in range(200):
@@ -44,6 +72,8 @@ for _ in range(200):
         time.sleep(0.05)
 if s is None:
     qemu.kill()
+    qemu.wait()
+    cleanup()
     sys.exit("qemu_run: cannot connect to the serial socket")
 s.setblocking(False)
 
@@ -94,4 +124,5 @@ else:
 for name, ns in notes:
     out.write(f"HOSTCLOCK {name} {ns}\n".encode())
 out.close()
+cleanup()
 sys.exit(rc)

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Unit tests of the workbench's judges, in seconds and without a kernel:
+#   verdict-*  ci/verdict.sh on the canned console logs of ci/unit/verdict/
+#              (real-*.log: logs of real boots of the series' tip)
+#   plan-*     ci/plan.sh on fake kernel trees (TREE=a temporary directory
+#              with the files the requirements grep), with the canned
+#              ci/unit/plan/*.conf for the logic and the real ci/*.conf for
+#              what the series needs
+#   names-*    every test name of ci/tests.conf and ci/matrix.conf is one
+#              the guest knows
+#   guest-*    ci/guest/init.c on the host, in a harness: its check of
+#              dt.tests/dt.skip (guest_names.c), and on a fake clock its
+#              jiffies drift without data and its early wake-ups
+#              (guest_clock.c)
+# Prints "unit ok NAME" or "unit FAIL NAME" per case, ends with
+# "N passed, N failed" and exits non-zero when a case failed.
+# usage: run.sh [PATTERN]   (only the cases whose name matches PATTERN)
+set -uo pipefail
+export LC_ALL=C
+
+unit=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$unit/../.." && pwd)
+only=${1:-}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+
+ok() { passed=$((passed + 1)); echo "unit ok $1${2:+: $2}"; }
+fail() {
+	failed=$((failed + 1)); echo "unit FAIL $1: $2"
+	[ -z "${3:-}" ] || printf '%s\n' "$3" | tail -n 12 | sed 's/^/    /'
+}
+want() { [ -z "$only" ] || [[ $1 == *$only* ]]; }
+
+# ---- verdict ----------------------------------------------------------------
+# CASE LOG QEMU_RC ok|fail PATTERN: the verdict's exit status, and PATTERN
+# (extended regex) in its output (the verdict line on stderr, then stdout).
+verdict() {
+	local name=verdict-$1 log=$unit/verdict/$2 rc=$3 expect=$4 pat=$5 out vrc
+	want "$name" || return 0
+	[ -r "$log" ] || { fail "$name" "no canned log $log"; return; }
+	# A copy: the verdict must judge the log as it is, and not touch it.
+	cp "$log" "$tmp/console.log"
+	out=$(TOP=$top bash "$top/ci/verdict.sh" "unit-$1" "$tmp/console.log" "$rc" 300 12 2>&1)
+	vrc=$?
+	if [ "$expect" = ok ] && [ $vrc != 0 ]; then
+		fail "$name" "verdict failed a run that should pass (exit $vrc)" "$out"
+	elif [ "$expect" = fail ] && [ $vrc = 0 ]; then
+		fail "$name" "verdict passed a run that should fail" "$out"
+	elif ! grep -qE -- "$pat" <<<"$out"; then
+		fail "$name" "no /$pat/ in the verdict" "$out"
+	else
+		ok "$name" "$(grep -m1 -E '^BOOT (OK|FAIL)' <<<"$out" | sed 's/ (12s, log .*//' | cut -c1-140)"
+	fi
+}
+
+verdict good            good.log             0   ok   '^boot=ok tests_pass=3 tests_skip=1 tests_fail=0 secs=12$'
+verdict real-tip        real-tip-smp2.log    0   ok   '^boot=ok tests_pass=14 tests_skip=0 tests_fail=0 secs=12$'
+verdict demo-mode       demo.log             0   ok   '^BOOT OK   unit-demo-mode: 0 passed, 0 skipped'
+verdict panic           panic.log            0   fail 'BOOT FAIL unit-panic: console: .*Kernel panic - not syncing'
+verdict warning         warning.log          0   fail 'BOOT FAIL unit-warning: console: .*WARNING: CPU: 1'
+verdict missing-end     no-end.log           0   fail 'BOOT FAIL unit-missing-end: guest did not finish'
+verdict not-ok          not-ok.log           0   fail 'BOOT FAIL unit-not-ok: 1 guest test\(s\) failed: idle_skips \('
+verdict not-ok-counts   not-ok.log           0   fail '^boot=fail tests_pass=2 tests_skip=1 tests_fail=1 '
+verdict must-fail       must-fail.log        0   fail 'BOOT FAIL .*guest test\(s\) failed: must_fail'
+verdict fewer-results   plan-short.log       0   fail 'BOOT FAIL unit-fewer-results: KTAP plan 1\.\.4 but 3 result\(s\)'
+verdict more-results    plan-long.log        0   fail 'BOOT FAIL unit-more-results: KTAP plan 1\.\.4 but 5 result\(s\)'
+verdict all-skipped     zero-run.log         0   fail 'BOOT FAIL unit-all-skipped: no guest test ran: 0 passed, 3 skipped'
+verdict empty-plan      zero-plan.log        0   fail 'BOOT FAIL unit-empty-plan: no guest test ran: 0 passed, 0 skipped'
+verdict real-unknown    real-unknown.log     0   fail 'BOOT FAIL unit-real-unknown: 2 guest test\(s\) failed: sleep_sanee \(unknown test\), trace_event \(unknown test\)'
+verdict unknown-test    unknown.log          0   fail 'BOOT FAIL unit-unknown-test: 1 guest test\(s\) failed: sleep_sanee \(unknown test\)'
+verdict no-plan         no-plan.log          0   fail 'BOOT FAIL unit-no-plan: KTAP results without a plan line'
+verdict plan-after      plan-after.log       0   fail 'BOOT FAIL unit-plan-after: KTAP results before the plan line'
+verdict no-ktap         no-ktap.log          0   fail 'BOOT FAIL unit-no-ktap: no KTAP plan line \(1\.\.N\) and no results; no guest test ran'
+verdict out-of-sequence out-of-sequence.log  0   fail 'BOOT FAIL unit-out-of-sequence: KTAP results out of sequence: result 3 is numbered 2'
+verdict two-plans       two-plans.log        0   fail 'BOOT FAIL unit-two-plans: 2 KTAP plan lines, one expected'
+verdict timeout         timeout.log          124 fail 'BOOT FAIL unit-timeout: timeout after 300s'
+verdict timeout-kill    timeout.log          137 fail 'BOOT FAIL unit-timeout-kill: timeout after 300s'
+verdict timeout-good    good.log             124 fail 'BOOT FAIL unit-timeout-good: timeout after 300s'
+
+# ---- plan -------------------------------------------------------------------
+# CASE TOP TREE BOOT ok|fail EXPECTED: ok: stdout is EXPECTED exactly;
+# fail: plan.sh exits non-zero, prints nothing on stdout, and EXPECTED (an
+# extended regex) on stderr.
+plan() {
+	local name=plan-$1 ptop=$2 tree=$3 boot=$4 expect=$5 exp=$6 out err prc
+	want "$name" || return 0
+	out=$(TOP=$ptop TREE=$tree WORK=$tmp/work bash "$top/ci/plan.sh" "$boot" 2>"$tmp/err")
+	prc=$?
+	err=$(cat "$tmp/err")
+	if [ "$expect" = ok ]; then
+		if [ $prc = 0 ] && [ "$out" = "$exp" ]; then ok "$name" "$boot: $out"
+		else fail "$name" "$boot: exit $prc, got '$out', expected '$exp'" "$err"; fi
+	else
+		if [ $prc != 0 ] && [ -z "$out" ] && grep -qE -- "$exp" <<<"$err"; then ok "$name" "$err"
+		else fail "$name" "$boot: exit $prc, stdout '$out', no /$exp/ on stderr" "$err"; fi
+	fi
+}
+
+# A workbench top with the canned confs; a copy of it for each broken conf.
+canned() {	# DIR [LINE...]: DIR/ci with the canned confs, LINEs added to tests.conf
+	local d=$1; shift
+	mkdir -p "$d/ci"
+	cp "$unit/plan/tests.conf" "$unit/plan/boots.conf" "$d/ci/"
+	[ $# = 0 ] || printf '%s\n' "$@" >>"$d/ci/tests.conf"
+}
+canned "$tmp/top"
+mkdir -p "$tmp/empty" "$tmp/half/a" "$tmp/full/a" "$tmp/full/b" "$tmp/nox/a"
+echo 'int feature_a;' >"$tmp/half/a/feature.c"
+printf 'int feature_a;\nint feature_b(x);\n' >"$tmp/full/a/feature.c"
+echo '#define gamma_on 1' >"$tmp/full/b/other.h"
+echo 'int feature_b;' >"$tmp/nox/a/feature.c"
+
+plan base-tree        "$tmp/top" "$tmp/empty" main  ok 'dt.tests=sleep_sane,multi dt.skip=alpha,beta,gamma'
+plan half-tree        "$tmp/top" "$tmp/half"  main  ok 'dt.tests=sleep_sane,alpha,multi dt.skip=beta,gamma'
+plan full-tree        "$tmp/top" "$tmp/full"  main  ok 'dt.tests=sleep_sane,alpha,beta,gamma,multi dt.skip='
+plan regex-literal    "$tmp/top" "$tmp/nox"   main  ok 'dt.tests=sleep_sane,multi dt.skip=alpha,beta,gamma'
+plan unnamed-boot     "$tmp/top" "$tmp/full"  extra ok 'dt.tests=sleep_sane,alpha,beta,gamma dt.skip='
+plan own-tests        "$tmp/top" "$tmp/full"  solo  ok 'dt.tests=sleep_sane,delta,eps dt.skip='
+plan own-tests-skip   "$tmp/top" "$tmp/empty" solo  ok 'dt.tests=sleep_sane,eps dt.skip=delta'
+plan shared-test      "$tmp/top" "$tmp/empty" third ok 'dt.tests=sleep_sane,eps dt.skip='
+plan unknown-boot     "$tmp/top" "$tmp/full"  mian  fail "no boot 'mian' in ci/boots.conf"
+canned "$tmp/bad-regex" 'zeta          all          a/feature.c:feature_(a'
+plan bad-regex        "$tmp/bad-regex" "$tmp/full" main fail "line 11 \(zeta\): invalid regular expression 'feature_\(a'"
+canned "$tmp/no-req" 'zeta          all'
+plan no-requirement   "$tmp/no-req" "$tmp/full" main fail 'line 11 \(zeta\): expected TEST BOOTS REQUIREMENT'
+canned "$tmp/no-colon" 'zeta          all          feature_a'
+plan no-colon         "$tmp/no-colon" "$tmp/full" main fail "line 11 \(zeta\): requirement 'feature_a' is not FILE:REGEX"
+canned "$tmp/bad-boot" 'zeta          main,sollo   -'
+plan unknown-boot-in-tests "$tmp/bad-boot" "$tmp/full" main fail "line 11 \(zeta\): boot 'sollo' is not in ci/boots.conf"
+
+# The real confs. A fake tree at the tip: each file with the text its
+# requirement in ci/tests.conf greps for (add one when a requirement is new).
+tip=$tmp/tip
+mkdir -p "$tip/arch/x86/kernel" "$tip/kernel/time" "$tip/include/trace/events"
+echo 'void dyn_tick_idle_enter(void);' >"$tip/arch/x86/kernel/process.c"
+echo 'static void dyn_tick_do_timer(void);' >"$tip/kernel/time/tick-common.c"
+printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\n' >"$tip/kernel/time/dyn-tick.c"
+echo 'TRACE_EVENT(skip_end,' >"$tip/include/trace/events/dyn_tick.h"
+boots=$(awk '$1 !~ /^(#|$)/ { print $1 }' "$top/ci/boots.conf")
+first=$(head -n1 <<<"$boots")
+all=$(awk '$1 !~ /^(#|$)/ && $2 == "all" { print $1 }' "$top/ci/tests.conf" | paste -sd, -)
+# The tests of a boot that names none: "all", and "smp" with more than one vCPU
+common() { awk -v v="$(awk -v b="$1" '$1 == b { print $2 }' "$top/ci/boots.conf")" \
+	'$1 !~ /^(#|$)/ && ($2 == "all" || ($2 == "smp" && v > 1)) { print $1 }' "$top/ci/tests.conf" |
+	paste -sd, -; }
+own() { awk -v b="$1" '$1 !~ /^(#|$)/ && ("," $2 ",") ~ ("," b ",") { print $1 }' "$top/ci/tests.conf"; }
+# Before the first patch, the first boot still runs a test (the verdict
+# wants one that ran), and everything else skips.
+base=$(common "$first")
+plan real-base "$top" "$tmp/empty" "$first" ok "dt.tests=sleep_sane dt.skip=${base#sleep_sane,}"
+# At the tip every boot runs its tests and nothing skips.
+for b in $boots; do
+	if [ -n "$(own "$b")" ]; then
+		exp="dt.tests=$( (echo sleep_sane; own "$b") | paste -sd, -) dt.skip="
+	else
+		exp="dt.tests=$(common "$b") dt.skip="
+	fi
+	plan "real-tip-$b" "$top" "$tip" "$b" ok "$exp"
+done
+
+# ---- test names -------------------------------------------------------------
+# Every name the confs give to the guest is one the guest knows: an unknown
+# name is a failing test in the guest, but here it fails in seconds.
+if want names-confs; then
+	known=$(sed -n 's/^\t{ "\([a-z_0-9]*\)", t_[a-z_0-9]* },$/\1/p' "$top/ci/guest/init.c")
+	std=$(sed -n 's/^std="\(.*\)"$/\1/p' "$top/ci/matrix.sh")
+	unknown=()
+	[ -n "$known" ] && [ -n "$std" ] || unknown+=("(cannot read the guest's test table or the matrix's std list)")
+	while read -r name _; do
+		case $name in ''|'#'*) continue ;; esac
+		grep -qxF -- "$name" <<<"$known" || unknown+=("ci/tests.conf: $name")
+	done <"$top/ci/tests.conf"
+	while read -r row _ _ _ tests _; do
+		case $row in ''|'#'*) continue ;; esac
+		for t in ${tests//,/ }; do
+			[ "$t" = std ] && continue
+			grep -qxF -- "$t" <<<"$known" || unknown+=("ci/matrix.conf row $row: $t")
+		done
+	done <"$top/ci/matrix.conf"
+	for t in ${std//,/ }; do
+		grep -qxF -- "$t" <<<"$known" || unknown+=("ci/matrix.sh std: $t")
+	done
+	if [ ${#unknown[@]} = 0 ]; then ok names-confs "$(wc -l <<<"$known") guest tests; every name in tests.conf, matrix.conf and std is one"
+	else fail names-confs "names the guest does not know: $(printf '%s; ' "${unknown[@]}")"; fi
+fi
+
+# The catchers of ci/mutants.conf (if there is one): a catcher the guest
+# does not know is a failing test, which ci/mutants.sh would take for a
+# killed mutant.
+if want names-mutants && [ -r "$top/ci/mutants.conf" ]; then
+	known=$(sed -n 's/^\t{ "\([a-z_0-9]*\)", t_[a-z_0-9]* },$/\1/p' "$top/ci/guest/init.c")
+	unknown=()
+	while IFS= read -r line; do
+		mutant=${line%% *} catcher=${line##* | }
+		case $catcher in kunit | build) continue ;; esac
+		for t in ${catcher//,/ }; do
+			grep -qxF -- "$t" <<<"$known" || unknown+=("$mutant: $t")
+		done
+	done < <(grep -vE '^(#|[[:space:]]*$)' "$top/ci/mutants.conf")
+	if [ ${#unknown[@]} = 0 ]; then ok names-mutants "every catcher of ci/mutants.conf is a guest test, kunit or build"
+	else fail names-mutants "ci/mutants.conf catchers the guest does not know (their 'not ok ... # unknown test' would count as a kill): $(printf '%s; ' "${unknown[@]}")"; fi
+fi
+
+# ---- guest ------------------------------------------------------------------
+# ci/guest/init.c compiled for the host with the guest's warnings, inside a
+# harness that never calls its main(): its check of the test names, and its
+# clock judges on a fake clock.
+guest() {	# CASE SOURCE SUMMARY
+	local name=$1 src=$unit/$2 out
+	want "$name" || return 0
+	if ! out=$(gcc -O2 -Wall -Wextra -Werror -o "$tmp/$name" "$src" 2>&1); then
+		fail "$name" "ci/unit/$2 does not build" "$out"
+	elif out=$("$tmp/$name" 2>&1); then
+		ok "$name" "$3 ($(grep -c '^ok' <<<"$out") checks)"
+	else
+		fail "$name" "$(grep -m1 '^FAIL' <<<"$out")" "$out"
+	fi
+}
+guest guest-names guest_names.c "an unknown name in dt.tests or dt.skip is 'not ok N NAME # unknown test', once"
+guest guest-clock guest_clock.c "no jiffies edge is NO DATA and fails its test; an early wake-up fails"
+
+echo "$passed passed, $failed failed"
+[ $failed = 0 ]
