@@ -776,6 +776,22 @@ static int64_t late_limit(void)
 }
 
 /*
+ * A wait that ends after a long idle, 30 s and more: one tick and 4 ms.
+ * Under TCG the first wake-up after such an idle is slow after the timer
+ * has expired: a trace of the long_idle pattern (1 vCPU) showed 0.45 ms
+ * from the hrtimer's expiry to the switch to the task and 2.7 ms more
+ * before it read the clock, with the tick running. Mainline NO_HZ_IDLE
+ * on the same pattern: timerfds 3.42/1.79/2.60 ms, sleep 4.25 ms late.
+ * With one tick and 1 ms, 6 of 8 long_idle runs (the series with and
+ * without its last patch, long-idle-tsc and long-idle-pm) failed; the
+ * worst wait was 4.88 ms; with this limit none failed.
+ */
+static int64_t long_late_limit(void)
+{
+	return late_limit() + 3000000;
+}
+
+/*
  * Sleeps of a few lengths: the worst lateness, and the earliest wake-up of
  * every sample (negative: a sleep returned before its deadline, which is
  * never allowed). sleeps_ok() judges both; ->text says what was seen.
@@ -1134,12 +1150,14 @@ static void t_long_idle(void)
 	/*
 	 * The four long waits (three timers, the sleep) all end, none early,
 	 * and at most one of them late: the host may deschedule the emulator
-	 * for a moment, as in nanosleep_lateness.
+	 * for a moment, as in nanosleep_lateness. Late here is more than
+	 * long_late_limit(): the first wake-up after a long idle is slow in
+	 * the emulator.
 	 */
-	late_n = sleep_late > late_limit();
+	late_n = sleep_late > long_late_limit();
 	waits_ok = sleep_late >= 0;
 	for (i = 0; i < 3; i++) {
-		late_n += tfd_late[i] > late_limit();
+		late_n += tfd_late[i] > long_late_limit();
 		waits_ok &= tfd_late[i] >= 0;
 	}
 	read_file("/proc/loadavg", buf, sizeof(buf));
@@ -1153,7 +1171,7 @@ static void t_long_idle(void)
 	       "%d s: %s, realtime-monotonic %.2f ms, idle %.2f %%, loadavg %.2f -> %.2f, timerfds %.2f/%.2f/%.2f ms late, nanosleep %.2f ms late (limit %.2f, at most one over)",
 	       secs, d.text, ((r1 - r0) - (m1 - m0)) / 1e6, idle_pct, la_busy, la_end,
 	       tfd_late[0] / 1e6, tfd_late[1] / 1e6, tfd_late[2] / 1e6, sleep_late / 1e6,
-	       late_limit() / 1e6);
+	       long_late_limit() / 1e6);
 }
 
 /*
