@@ -70,6 +70,9 @@ files=$(git diff --name-only "$(base_commit)..series" -- '*.c' | paste -sd' ' -)
 git checkout -q "$(base_commit)"
 say "=== [0] base: build and reference warnings of: $files"
 for kind in on off; do
+	# The base has no NO_IDLE_HZ: its on and off configurations are the
+	# same (2.5 minutes of ccache hits saved on a new machine).
+	[ $kind = on ] || seed_build "$WORK/build-on" "$WORK/build-off"
 	if ! timed build bash "$TOP/ci/build.sh" "$WORK/build-$kind" base "dyntick-$kind" >"$LOGDIR/build-0-$kind.log" 2>&1; then
 		tail -n 20 "$LOGDIR/build-0-$kind.log" >&2
 		bad "[0] the base does not build ($kind)"

@@ -46,6 +46,14 @@ base_commit() {
 	git -C "$TREE" rev-parse dyntick-base
 }
 
+# seed_build FROM TO: a build directory that does not exist yet starts as a
+# copy of FROM, built from the same tree (kbuild's dependency files name the
+# source tree): make then rebuilds what the commit and the configuration
+# change, instead of every object (with ccache hits, minutes on 2 cores).
+seed_build() {
+	[ -e "$2/.config" ] || [ ! -e "$1/vmlinux" ] || { rm -rf "$2" && cp -a "$1" "$2"; }
+}
+
 kmake() {
 	local out=$1; shift
 	make -s -C "$TREE" O="$out" ARCH=i386 -j"$JOBS" \

@@ -68,7 +68,8 @@ while IFS= read -r line; do
 		else
 			verdict="FAIL: the KUnit run broke (log $LOGDIR/mutant-$name.log)"
 		fi
-	elif ! bash "$TOP/ci/build.sh" "$out" base dyntick-on >"$LOGDIR/mutant-$name-build.log" 2>&1; then
+	elif ! seed_build "$WORK/build-on" "$out" ||
+		! bash "$TOP/ci/build.sh" "$out" base dyntick-on >"$LOGDIR/mutant-$name-build.log" 2>&1; then
 		if [ "$catcher" = build ]; then
 			verdict="killed: $(grep -m1 -E 'ERROR|error:' "$LOGDIR/mutant-$name-build.log" | cut -c1-160)"
 		else

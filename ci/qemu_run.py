@@ -6,11 +6,13 @@ a socket, so that the host can act on what the guest prints:
                   half millisecond for --storm seconds (a device interrupt
                   storm that leaves the host's CPUs to the guest's vCPUs)
   HOSTCLOCK name  the host notes its own CLOCK_MONOTONIC for "name"
+  HOSTCPU name    the host notes its CLOCK_MONOTONIC and the CPU time QEMU
+                  has used so far, all its threads (make bench)
 
 Everything the guest prints goes to LOG; host notes are appended to LOG as
-"HOSTCLOCK name ns" lines after the run. Exits 124 on timeout, else with
+"HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run. Exits 124 on timeout, else with
 QEMU's exit code."""
-import argparse, os, shutil, signal, socket, subprocess, sys, tempfile, time
+import argparse, os, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--kernel", required=True)
@@ -36,6 +38,21 @@ def cleanup():
     shutil.rmtree(sockdir, ignore_errors=True)
     if pidfile and os.path.exists(pidfile):
         os.unlink(pidfile)
+
+
+def qemu_cpu_ns(pid):
+    """CPU time of every thread of @pid so far, in ns (schedstat)."""
+    total = 0
+    try:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass
+    except OSError:
+        pass
+    return total
 
 
 def stop(signum, frame):
@@ -100,14 +117,19 @@ while True:
                 if line == b"STORM-START":
                     storm_until = time.monotonic() + a.storm
                 elif line.startswith(b"HOSTCLOCK "):
-                    notes.append((line.split()[1].decode(), time.monotonic_ns()))
+                    notes.append(("HOSTCLOCK", line.split()[1].decode(), time.monotonic_ns()))
+                elif line.startswith(b"HOSTCPU "):
+                    notes.append(("HOSTCPU", line.split()[1].decode(),
+                                  f"{time.monotonic_ns()} {qemu_cpu_ns(qemu.pid)}"))
         elif qemu.poll() is not None:
             break
     except BlockingIOError:
         if qemu.poll() is not None:
             break
         if storm_until <= time.monotonic():
-            time.sleep(0.01)
+            # Woken by the guest's next output at once: HOSTCPU notes
+            # are taken as the line arrives, not up to 10 ms later.
+            select.select([s], [], [], 0.01)
     except OSError:
         if qemu.poll() is not None:
             break
@@ -121,8 +143,8 @@ if rc is None:
     rc = qemu.wait()
 else:
     qemu.wait()
-for name, ns in notes:
-    out.write(f"HOSTCLOCK {name} {ns}\n".encode())
+for kind, name, value in notes:
+    out.write(f"{kind} {name} {value}\n".encode())
 out.close()
 cleanup()
 sys.exit(rc)
