@@ -175,11 +175,14 @@ static int online_cpus(void)
 	return sysconf(_SC_NPROCESSORS_ONLN);
 }
 
-/* Interrupts so far on the /proc/interrupts line that starts with @tag */
-static long long irq_count(const char *tag)
+/*
+ * Interrupts so far on the /proc/interrupts line that starts with @tag: of
+ * CPU @cpu (its column), or of all CPUs when @cpu is negative.
+ */
+static long long irq_count_cpu(const char *tag, int cpu)
 {
 	static char buf[65536];
-	long long total = 0;
+	long long total = 0, v;
 	int i, n = online_cpus();
 	char *line, *save;
 
@@ -193,10 +196,18 @@ static long long irq_count(const char *tag)
 		if (strncmp(p, tag, strlen(tag)))
 			continue;
 		p += strlen(tag);
-		for (i = 0; i < n; i++)
-			total += strtoll(p, &p, 10);
+		for (i = 0; i < n; i++) {
+			v = strtoll(p, &p, 10);
+			if (cpu < 0 || i == cpu)
+				total += v;
+		}
 	}
 	return total;
+}
+
+static long long irq_count(const char *tag)
+{
+	return irq_count_cpu(tag, -1);
 }
 
 /* Timer interrupts so far: local APIC timer (LOC) plus IRQ 0 (PIT) */
@@ -351,17 +362,24 @@ static double idle_rate(int64_t ns)
 	return (timer_irqs() - i0) / ((mono_ns() - t0) / 1e9) / online_cpus();
 }
 
+/* Run the calling task on @cpu only */
+static void pin_to(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
 static pid_t spin_on(int cpu)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
-		cpu_set_t set;
 		volatile unsigned long n = 0;
 
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
+		pin_to(cpu);
 		for (;;)
 			n++;
 	}
@@ -935,11 +953,7 @@ static void t_sysfs_hammer(void)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(i, &set);
-			sched_setaffinity(0, sizeof(set), &set);
+			pin_to(i);
 			for (;;) {
 				int64_t t = mono_ns();
 
@@ -1250,11 +1264,7 @@ static void t_stats_counters(void)
 		errs += stats_reset();
 		pid = fork();
 		if (pid == 0) {
-			cpu_set_t set;
-
-			CPU_ZERO(&set);
-			CPU_SET(1, &set);
-			sched_setaffinity(0, sizeof(set), &set);
+			pin_to(1);
 			for (k = 0; k < 10; k++)
 				sleep_ns(100000000LL);
 			_exit(0);
@@ -1548,31 +1558,7 @@ static void print_lateness(const char *key, int64_t *v, int n)
 /* Timer interrupts of one CPU so far (local APIC timer and IRQ 0) */
 static long long cpu_timer_irqs(int cpu)
 {
-	static char buf[65536];
-	static const char * const tags[] = { "LOC:", "0:" };
-	long long total = 0;
-	char *line, *save, *p;
-	unsigned int t;
-	int i;
-
-	if (read_file("/proc/interrupts", buf, sizeof(buf)) < 0)
-		return -1;
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		p = line;
-		while (*p == ' ')
-			p++;
-		for (t = 0; t < sizeof(tags) / sizeof(tags[0]); t++) {
-			long long v = 0;
-
-			if (strncmp(p, tags[t], strlen(tags[t])))
-				continue;
-			p += strlen(tags[t]);
-			for (i = 0; i <= cpu; i++)
-				v = strtoll(p, &p, 10);
-			total += v;
-		}
-	}
-	return total;
+	return irq_count_cpu("LOC:", cpu) + irq_count_cpu("0:", cpu);
 }
 
 /* Idle: timer interrupts and jiffies against CLOCK_MONOTONIC */
@@ -1612,15 +1598,11 @@ static void bench_pipe(void)
 		return;
 	b = fork();
 	if (b == 0) {
-		cpu_set_t set;
-
 		close(ab[1]);
 		close(ba[0]);
 		close(res[0]);
 		close(res[1]);
-		CPU_ZERO(&set);
-		CPU_SET(1, &set);
-		sched_setaffinity(0, sizeof(set), &set);
+		pin_to(1);
 		while (read(ab[0], &c, 1) == 1 && write(ba[1], &c, 1) == 1)
 			;
 		_exit(0);
@@ -1631,14 +1613,11 @@ static void bench_pipe(void)
 	a = b < 0 ? -1 : fork();
 	if (a == 0) {
 		int64_t t0 = mono_ns();
-		cpu_set_t set;
 
 		close(ab[0]);
 		close(ba[1]);
 		close(res[0]);
-		CPU_ZERO(&set);
-		CPU_SET(0, &set);
-		sched_setaffinity(0, sizeof(set), &set);
+		pin_to(0);
 		do {
 			if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
 				_exit(1);
