@@ -10,8 +10,8 @@ a socket, so that the host can act on what the guest prints:
                   has used so far, all its threads (make bench)
 
 Everything the guest prints goes to LOG; host notes are appended to LOG as
-"HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run. Exits 124 on timeout, else with
-QEMU's exit code."""
+"HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run.
+Exits 124 on timeout, else with QEMU's exit code."""
 import argparse, os, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
 ap = argparse.ArgumentParser()
