@@ -362,13 +362,16 @@ static double idle_rate(int64_t ns)
 	return (timer_irqs() - i0) / ((mono_ns() - t0) / 1e9) / online_cpus();
 }
 
-/* Run the calling task on @cpu only */
+/* Run the calling task on @cpu only (-1: on any CPU) */
 static void pin_to(int cpu)
 {
 	cpu_set_t set;
+	int i;
 
 	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
+	for (i = 0; i < ncpu; i++)
+		if (cpu < 0 || i == cpu)
+			CPU_SET(i, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 }
 
@@ -1508,6 +1511,292 @@ static void t_rcu_grace(void)
 	wake_result(&w, "rcu_grace", "membarrier(MEMBARRIER_CMD_GLOBAL)");
 }
 
+/*
+ * Load average. Every LOAD_FREQ (5 s and a tick) each CPU folds its count
+ * of runnable and uninterruptible tasks, and 10 ticks later the averages
+ * take the sum ("active"): load = load * e + active * (1 - e), with
+ * e = EXP_1 / FIXED_1 = 1884 / 2048 for the 1-minute figure. /proc/loadavg
+ * prints it rounded to 1/100 (within 0.0052), so two figures in a row give
+ * the window's active count within (0.0052 + 0.0052 * e) / (1 - e) = 0.13,
+ * i.e. as an integer. One task spins on every CPU for LOADAVG_BUSY_S, then
+ * the guest is idle for LOADAVG_IDLE_S. Windows that opened while all spun
+ * must count ncpu (ncpu + 1: the sampler may be running then), windows that
+ * opened after they exited must count 0: a CPU that skipped through the
+ * start of a window must not be counted busy from its last tick.
+ */
+#define LOADAVG_BUSY_S	30
+#define LOADAVG_IDLE_S	30
+#define LOADAVG_MARGIN_NS	200000000LL
+
+static int loadavg_read(void)
+{
+	char buf[128];
+	int i, f;
+
+	if (read_file("/proc/loadavg", buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%d.%d", &i, &f) != 2)
+		return -1;
+	return i * 100 + f;
+}
+
+struct loadavg_update {
+	int64_t after, at;	/* the samples before and with the new figure */
+	int from, to;		/* 1-minute figure, in 1/100 */
+};
+
+static void t_loadavg(void)
+{
+	static struct loadavg_update up[64];
+	const double e = 1884.0 / 2048.0, tol = 0.25;
+	const int64_t period = (5LL * hz + 1) * (1000000000LL / hz);
+	int64_t t, tb, te, t_end, anchor = 0;
+	int n = 0, i, cur, prev, bad = 0, busy_n = 0, idle_n = 0, unclear = 0;
+	pid_t pids[16];
+	char fails[512] = "";
+	size_t fl = 0;
+
+	for (i = 0; i < ncpu && i < 16; i++)
+		pids[i] = spin_on(i);
+	tb = mono_ns();
+	prev = loadavg_read();
+	t = tb;
+	while (mono_ns() - tb < LOADAVG_BUSY_S * 1000000000LL) {
+		sleep_ns(20000000LL);
+		cur = loadavg_read();
+		if (cur != prev && n < 64)
+			up[n++] = (struct loadavg_update){ t, mono_ns(), prev, cur };
+		prev = cur;
+		t = mono_ns();
+	}
+	for (i = 0; i < ncpu && i < 16; i++)
+		stop(pids[i]);
+	te = mono_ns();
+	t_end = te + LOADAVG_IDLE_S * 1000000000LL;
+	t = te;
+	while (mono_ns() < t_end) {
+		sleep_ns(1000000000LL);
+		cur = loadavg_read();
+		if (cur != prev && n < 64)
+			up[n++] = (struct loadavg_update){ t, mono_ns(), prev, cur };
+		prev = cur;
+		t = mono_ns();
+	}
+
+	/*
+	 * The busy phase takes its ticks on time: the first update seen there
+	 * with 20 ms samples fixes the windows, 10 ticks after their start.
+	 */
+	for (i = 0; i < n; i++)
+		if (up[i].at < te && up[i].after > tb) {
+			anchor = up[i].at - 10 * (1000000000LL / hz);
+			break;
+		}
+	if (!anchor) {
+		result(0, "loadavg", "NO DATA: no load average update in the busy phase");
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		/* The window this update took: the last one opened before it */
+		int64_t k = (up[i].at - 10 * (1000000000LL / hz) - anchor + period * 1000) / period - 1000;
+		int64_t w = anchor + k * period;
+		double a = (up[i].to / 100.0 - up[i].from / 100.0 * e) / (1 - e);
+		long r = a >= 0 ? (long)(a + 0.5) : -(long)(0.5 - a);
+		double off = a > r ? a - r : r - a;
+		int want_lo, want_hi;
+
+		if (w > tb + LOADAVG_MARGIN_NS && w < te - LOADAVG_MARGIN_NS) {
+			want_lo = ncpu;
+			want_hi = ncpu + 1;
+			busy_n++;
+		} else if (w > te + LOADAVG_MARGIN_NS) {
+			want_lo = want_hi = 0;
+			idle_n++;
+		} else {
+			continue;
+		}
+		if (off > tol)
+			unclear++;
+		if (off > tol || r < want_lo || r > want_hi) {
+			bad++;
+			if (fl < sizeof(fails) - 64)
+				fl += snprintf(fails + fl, sizeof(fails) - fl,
+					       "%s%s window at %+.1f s: %.2f -> %.2f, active %.2f",
+					       fl ? "; " : "", w < te ? "busy" : "idle",
+					       (w - te) / 1e9, up[i].from / 100.0, up[i].to / 100.0, a);
+		}
+	}
+	result(!bad && busy_n >= LOADAVG_BUSY_S / 5 - 1 && idle_n >= LOADAVG_IDLE_S / 5 - 1,
+	       "loadavg",
+	       "%d tasks for %d s, then %d s idle: %d busy windows want %d..%d active, %d idle windows want 0; %d wrong (%d not an integer within %.2f)%s%s",
+	       ncpu, LOADAVG_BUSY_S, LOADAVG_IDLE_S, busy_n, ncpu, ncpu + 1, idle_n, bad,
+	       unclear, tol, bad ? ": " : "", fails);
+}
+
+/*
+ * Ticks are skipped only while every CPU is idle: once a CPU has run a task
+ * for a tick, no other CPU may still be in a skip. A task on CPU 0 is woken
+ * again and again, each time after 40 ms of idle (long enough for every CPU
+ * to skip), by its own timer, by a task on the last CPU through a pipe, and
+ * by the RTC's periodic interrupt, and runs for three ticks and 5 ms each
+ * time. The trace (sched_switch, dyn_tick:skip_start, skip_end) is then
+ * replayed: the time a CPU spent in a skip while another CPU ran a task
+ * must never exceed a tick and 1 ms (the IPI and the trace's own delay).
+ */
+#define ALLIDLE_ROUNDS	15
+#define ALLIDLE_EVENTS	8192
+
+struct allidle_ev {
+	int64_t t;	/* trace clock, ns */
+	int cpu, kind;	/* 0: skip_start, 1: skip_end, 2: task runs, 3: idle runs */
+};
+
+static void allidle_spin(void)
+{
+	int64_t t0 = mono_ns(), len = 3 * (1000000000LL / hz) + 5000000LL;
+
+	while (mono_ns() - t0 < len)
+		;
+}
+
+static int allidle_parse(char *buf, struct allidle_ev *ev, int max)
+{
+	char *line, *save, *p, *q;
+	int n = 0;
+
+	for (line = strtok_r(buf, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		struct allidle_ev e;
+		double ts;
+
+		if (line[0] == '#')
+			continue;
+		if (strstr(line, ": skip_start: "))
+			e.kind = 0;
+		else if (strstr(line, ": skip_end: "))
+			e.kind = 1;
+		else if ((q = strstr(line, ": sched_switch: ")) && (q = strstr(q, "next_pid=")))
+			e.kind = atoi(q + 9) ? 2 : 3;
+		else
+			continue;
+		p = strstr(line, "] ");
+		if (!p || p - line < 4 || sscanf(p - 4, "[%d] %*s %lf:", &e.cpu, &ts) != 2 ||
+		    e.cpu < 0 || e.cpu >= 64)
+			continue;
+		e.t = (int64_t)(ts * 1e9);
+		ev[n++] = e;
+	}
+	return n;
+}
+
+static void t_all_idle(void)
+{
+	static char buf[1 << 20];
+	static struct allidle_ev ev[ALLIDLE_EVENTS];
+	int64_t skip_from[64], run_from[64], worst = 0, bound = 1000000000LL / hz + 1000000LL;
+	int i, n, c, errs = 0, rounds = 0, ended = 0, bad = 0, fd, p[2], last = ncpu - 1;
+	unsigned long data;
+	char worst_at[96] = "";
+	pid_t waker;
+
+	wait_suitable();
+	if (access(TRACEDIR "events", F_OK))
+		mount("tracefs", TRACEDIR, "tracefs", 0, NULL);
+	errs += !!write_str(TRACEDIR "trace_clock", "global");
+	fd = open(TRACEDIR "trace", O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+	errs += !!write_str(TRACEDIR "buffer_size_kb", "2048");
+	errs += !!write_str(TRACEDIR "events/dyn_tick/enable", "1");
+	errs += !!write_str(TRACEDIR "events/sched/sched_switch/enable", "1");
+
+	pin_to(0);
+	/* Its own timer */
+	for (i = 0; i < ALLIDLE_ROUNDS; i++, rounds++) {
+		sleep_ns(40000000LL);
+		allidle_spin();
+	}
+	/* A task on the last CPU */
+	if (pipe(p) == 0) {
+		waker = fork();
+		if (waker == 0) {
+			pin_to(last);
+			for (i = 0; i < ALLIDLE_ROUNDS; i++) {
+				sleep_ns(40000000LL);
+				if (write(p[1], "x", 1) != 1)
+					break;
+			}
+			_exit(0);
+		}
+		for (i = 0; i < ALLIDLE_ROUNDS && read(p[0], &data, 1) == 1; i++, rounds++)
+			allidle_spin();
+		waitpid(waker, NULL, 0);
+		close(p[0]);
+		close(p[1]);
+	}
+	/* The RTC's periodic interrupt, 16 a second */
+	fd = open("/dev/rtc0", O_RDONLY);
+	if (fd >= 0 && ioctl(fd, RTC_IRQP_SET, 16) == 0 && ioctl(fd, RTC_PIE_ON, 0) == 0) {
+		for (i = 0; i < ALLIDLE_ROUNDS && read(fd, &data, sizeof(data)) == sizeof(data); i++, rounds++)
+			allidle_spin();
+		ioctl(fd, RTC_PIE_OFF, 0);
+	}
+	if (fd >= 0)
+		close(fd);
+	pin_to(-1);
+
+	errs += !!write_str(TRACEDIR "events/sched/sched_switch/enable", "0");
+	errs += !!write_str(TRACEDIR "events/dyn_tick/enable", "0");
+	if (read_file(TRACEDIR "trace", buf, sizeof(buf)) < 0)
+		errs++;
+	errs += !!write_str(TRACEDIR "trace_clock", "local");
+	n = allidle_parse(buf, ev, ALLIDLE_EVENTS);
+
+	/*
+	 * Replay: a skip on one CPU and a task on another overlap for
+	 * min(skip end, task end) - max(skip start, task start).
+	 */
+	for (c = 0; c < 64; c++)
+		skip_from[c] = run_from[c] = -1;
+	for (i = 0; i < n; i++) {
+		struct allidle_ev *e = &ev[i];
+		int o;
+
+		for (o = 0; o < ncpu && o < 64; o++) {
+			int64_t from, ov;
+
+			if (o == e->cpu)
+				continue;
+			/* A skip on e->cpu ends while CPU o runs a task, or the reverse */
+			if (e->kind == 1 && skip_from[e->cpu] >= 0 && run_from[o] >= 0)
+				from = skip_from[e->cpu] > run_from[o] ? skip_from[e->cpu] : run_from[o];
+			else if (e->kind == 3 && run_from[e->cpu] >= 0 && skip_from[o] >= 0)
+				from = skip_from[o] > run_from[e->cpu] ? skip_from[o] : run_from[e->cpu];
+			else
+				continue;
+			ov = e->t - from;
+			if (e->kind == 1 && skip_from[e->cpu] < run_from[o])
+				ended++;
+			if (ov > bound)
+				bad++;
+			if (ov > worst) {
+				worst = ov;
+				snprintf(worst_at, sizeof(worst_at), " (cpu%d skipping, cpu%d running, at %.6f s)",
+					 e->kind == 1 ? e->cpu : o, e->kind == 1 ? o : e->cpu, e->t / 1e9);
+			}
+		}
+		switch (e->kind) {
+		case 0: skip_from[e->cpu] = e->t; break;
+		case 1: skip_from[e->cpu] = -1; break;
+		case 2: if (run_from[e->cpu] < 0) run_from[e->cpu] = e->t; break;
+		case 3: run_from[e->cpu] = -1; break;
+		}
+	}
+	result(!errs && ncpu >= 2 && rounds == 3 * ALLIDLE_ROUNDS && ended >= ALLIDLE_ROUNDS && !bad,
+	       "all_idle",
+	       "%d wake-ups on cpu0 (timer, task, RTC interrupt), %d trace events: %d skips ended by a task on another CPU; %d times a CPU skipped more than %.1f ms while another ran a task, the longest %.3f ms%s%s",
+	       rounds, n, ended, bad, bound / 1e6, worst / 1e6, worst_at,
+	       errs ? "; tracefs or sysfs writes failed" : "");
+}
+
 static void t_must_fail(void)
 {
 	result(0, "must_fail", "this test fails on purpose (harness self-test)");
@@ -1785,6 +2074,8 @@ static const struct test {
 	{ "stats_wake_irq", t_stats_wake_irq },
 	{ "trace_events", t_trace_events },
 	{ "rcu_grace", t_rcu_grace },
+	{ "loadavg", t_loadavg },
+	{ "all_idle", t_all_idle },
 	{ "must_fail", t_must_fail },
 };
 
