@@ -133,7 +133,7 @@ plan unknown-boot-in-tests "$tmp/bad-boot" "$tmp/full" main fail "line 11 \(zeta
 # requirement in ci/tests.conf greps for (add one when a requirement is new).
 tip=$tmp/tip
 mkdir -p "$tip/arch/x86/kernel" "$tip/kernel/time" "$tip/include/trace/events"
-echo 'void dyn_tick_idle_enter(void);' >"$tip/arch/x86/kernel/process.c"
+echo 'void dyn_tick_idle_halt(void);' >"$tip/arch/x86/kernel/process.c"
 echo 'static void dyn_tick_do_timer(void);' >"$tip/kernel/time/tick-common.c"
 printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\n' >"$tip/kernel/time/dyn-tick.c"
 echo 'TRACE_EVENT(skip_end,' >"$tip/include/trace/events/dyn_tick.h"
