@@ -1512,6 +1512,60 @@ static void t_rcu_grace(void)
 }
 
 /*
+ * Load balancing: an idle CPU pulls work from its own tick, and a CPU in a
+ * skip takes none. Two tasks that spin are started on CPU 0 (they inherit
+ * its affinity) and then allowed on every CPU: the time until one of them
+ * runs on another CPU. The CPU that leaves idle to run them kicks the
+ * others out of their skips, so they tick and pull one within a few ticks,
+ * as with the periodic tick; without the kick they would not look before
+ * their next timer.
+ */
+static int64_t balance_probe(void *arg)
+{
+	int64_t t0, got = -1;
+	pid_t pid[2];
+	int p[2], i;
+
+	(void)arg;
+	if (pipe(p))
+		return -1;
+	pin_to(0);
+	t0 = mono_ns();
+	for (i = 0; i < 2; i++) {
+		pid[i] = fork();
+		if (pid[i] == 0) {
+			int64_t now;
+
+			pin_to(-1);
+			while (sched_getcpu() == 0 && mono_ns() - t0 < 3000000000LL)
+				;
+			now = mono_ns();
+			if (write(p[1], &now, sizeof(now)) != sizeof(now))
+				_exit(1);
+			for (;;)
+				;
+		}
+	}
+	if (read(p[0], &got, sizeof(got)) != sizeof(got))
+		got = -1;
+	for (i = 0; i < 2; i++)
+		if (pid[i] > 0)
+			stop(pid[i]);
+	close(p[0]);
+	close(p[1]);
+	pin_to(-1);
+	return got < 0 || pid[0] < 0 || pid[1] < 0 ? -1 : got - t0;
+}
+
+static void t_load_balance(void)
+{
+	struct wake_lat w;
+
+	wake_latency(balance_probe, NULL, &w);
+	wake_result(&w, "load_balance", "2 tasks spinning on cpu0 allowed everywhere, until one runs elsewhere");
+}
+
+/*
  * Load average. Every LOAD_FREQ (5 s and a tick) each CPU folds its count
  * of runnable and uninterruptible tasks, and 10 ticks later the averages
  * take the sum ("active"): load = load * e + active * (1 - e), with
@@ -2101,6 +2155,7 @@ static const struct test {
 	{ "rcu_grace", t_rcu_grace },
 	{ "loadavg", t_loadavg },
 	{ "all_idle", t_all_idle },
+	{ "load_balance", t_load_balance },
 	{ "must_fail", t_must_fail },
 };
 
