@@ -1598,13 +1598,30 @@ struct loadavg_update {
 	int from, to;		/* 1-minute figure, in 1/100 */
 };
 
+/* Read the 1-minute figure every @step_ns until @end_ns; note each change */
+static void loadavg_sample(struct loadavg_update *up, int *n, int *prev,
+			   int64_t end_ns, int64_t step_ns)
+{
+	int64_t t = mono_ns();
+	int cur;
+
+	while (mono_ns() < end_ns) {
+		sleep_ns(step_ns);
+		cur = loadavg_read();
+		if (cur != *prev && *n < 64)
+			up[(*n)++] = (struct loadavg_update){ t, mono_ns(), *prev, cur };
+		*prev = cur;
+		t = mono_ns();
+	}
+}
+
 static void t_loadavg(void)
 {
 	static struct loadavg_update up[64];
 	const double e = 1884.0 / 2048.0, tol = 0.25;
 	const int64_t period = (5LL * hz + 1) * (1000000000LL / hz);
-	int64_t t, tb, te, t_end, anchor = 0;
-	int n = 0, i, cur, prev, bad = 0, busy_n = 0, idle_n = 0, unclear = 0;
+	int64_t tb, te, anchor = 0;
+	int n = 0, i, prev, bad = 0, busy_n = 0, idle_n = 0, unclear = 0;
 	pid_t pids[16];
 	char fails[512] = "";
 	size_t fl = 0;
@@ -1613,28 +1630,11 @@ static void t_loadavg(void)
 		pids[i] = spin_on(i);
 	tb = mono_ns();
 	prev = loadavg_read();
-	t = tb;
-	while (mono_ns() - tb < LOADAVG_BUSY_S * 1000000000LL) {
-		sleep_ns(20000000LL);
-		cur = loadavg_read();
-		if (cur != prev && n < 64)
-			up[n++] = (struct loadavg_update){ t, mono_ns(), prev, cur };
-		prev = cur;
-		t = mono_ns();
-	}
+	loadavg_sample(up, &n, &prev, tb + LOADAVG_BUSY_S * 1000000000LL, 20000000LL);
 	for (i = 0; i < ncpu && i < 16; i++)
 		stop(pids[i]);
 	te = mono_ns();
-	t_end = te + LOADAVG_IDLE_S * 1000000000LL;
-	t = te;
-	while (mono_ns() < t_end) {
-		sleep_ns(1000000000LL);
-		cur = loadavg_read();
-		if (cur != prev && n < 64)
-			up[n++] = (struct loadavg_update){ t, mono_ns(), prev, cur };
-		prev = cur;
-		t = mono_ns();
-	}
+	loadavg_sample(up, &n, &prev, te + LOADAVG_IDLE_S * 1000000000LL, 1000000000LL);
 
 	/*
 	 * The busy phase takes its ticks on time: the first update seen there
