@@ -46,6 +46,7 @@ for r in "${rows[@]}"; do
 	IFS='|' read -r row kernel vcpus args tests bound <<<"$r"
 	out=$(builddir "$kernel")
 	[ "$args" = - ] && args=""
+	args=${args//,/ }
 	tests=${tests//std/$std}
 	log="$LOGDIR/matrix-$row.log"
 	if [ "${built[$kernel]}" != ok ]; then
@@ -66,18 +67,22 @@ for r in "${rows[@]}"; do
 	vrc=$?
 	grep -aE '^(not )?ok ' "$log" | sed 's/^/    /' >&2
 	measured=$(grep -aE '^(not )?ok ' "$log" | sed -E 's/^(not )?ok [0-9]+ //' | grep -v '^sleep_sane' | paste -sd ';' - | cut -c1-400)
-	# The guest's CLOCK_REALTIME against the host's clock over the long idle
-	if [ $vrc = 0 ] && [[ $tests == *long_idle* ]]; then
-		h0=$(sed -n 's/^HOSTCLOCK longidle-start //p' "$log") h1=$(sed -n 's/^HOSTCLOCK longidle-end //p' "$log")
-		g=$(sed -n 's/^LONGIDLE realtime_ns //p' "$log")
+	# The guest's CLOCK_REALTIME against the host's clock, over the long
+	# idle and over a suspend to idle: TEST:MARK:LINE, the guest test, its
+	# HOSTCLOCK marks MARK-start and MARK-end, and its "LINE realtime_ns"
+	for hc in long_idle:longidle:LONGIDLE suspend_idle:suspend:SUSPEND; do
+		IFS=: read -r ht hm hl <<<"$hc"
+		[ $vrc = 0 ] && [[ ,$tests, == *,$ht,* ]] || continue
+		h0=$(sed -n "s/^HOSTCLOCK $hm-start //p" "$log") h1=$(sed -n "s/^HOSTCLOCK $hm-end //p" "$log")
+		g=$(sed -n "s/^$hl realtime_ns //p" "$log")
 		if [ -n "$h0" ] && [ -n "$h1" ] && [ -n "$g" ]; then
 			d=$(( (h1 - h0) - g )); d=${d#-}
-			measured+="; guest realtime vs host clock $(echo "scale=1; $d / 1000000" | bc) ms (limit 100)"
+			measured+="; $ht: guest realtime vs host clock $(echo "scale=1; $d / 1000000" | bc) ms (limit 100)"
 			[ $d -lt 100000000 ] || { vrc=1; say "matrix: $row: guest realtime off the host clock by $d ns"; }
 		else
-			vrc=1; say "matrix: $row: no host clock marks in $log"
+			vrc=1; say "matrix: $row: no host clock marks for $ht in $log"
 		fi
-	fi
+	done
 	if [ $vrc = 0 ]; then passed=$((passed + 1)); result=ok
 	else failed=$((failed + 1)); result=FAIL; fi
 	table+=("$row|$vcpus|${args:--}|$result|$bound|$measured")

@@ -8,6 +8,8 @@ a socket, so that the host can act on what the guest prints:
   HOSTCLOCK name  the host notes its own CLOCK_MONOTONIC for "name"
   HOSTCPU name    the host notes its CLOCK_MONOTONIC and the CPU time QEMU
                   has used so far, all its threads (make bench)
+  HOSTKEY ms      the host sends a newline ms milliseconds later (a key
+                  press that wakes a guest suspended to idle)
 
 Everything the guest prints goes to LOG; host notes are appended to LOG as
 "HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run.
@@ -99,6 +101,7 @@ notes = []
 buf = b""
 start = time.monotonic()
 storm_until = 0.0
+key_at = 0.0
 rc = None
 while True:
     now = time.monotonic()
@@ -116,6 +119,8 @@ while True:
                 line = line.strip(b"\r")
                 if line == b"STORM-START":
                     storm_until = time.monotonic() + a.storm
+                elif line.startswith(b"HOSTKEY "):
+                    key_at = time.monotonic() + int(line.split()[1]) / 1000
                 elif line.startswith(b"HOSTCLOCK "):
                     notes.append(("HOSTCLOCK", line.split()[1].decode(), time.monotonic_ns()))
                 elif line.startswith(b"HOSTCPU "):
@@ -133,6 +138,12 @@ while True:
     except OSError:
         if qemu.poll() is not None:
             break
+    if key_at and key_at <= time.monotonic():
+        key_at = 0.0
+        try:
+            s.send(b"\n")
+        except (BlockingIOError, OSError):
+            pass
     if storm_until > time.monotonic():
         try:
             s.send(b"x" * 64)

@@ -2125,6 +2125,109 @@ static void bench(void)
 	printf("DYNTICK-GUEST-END\n");
 }
 
+/*
+ * The tick device the row expects (dt.dev) is every online CPU's, dyn-tick
+ * finds it suitable, "using APIC" says whether it is a local APIC, and ticks
+ * are skipped on it: skips happen and the idle rate stays under the limit.
+ */
+/*
+ * Suspend to idle while ticks are skipped, woken by a key: the host sends a
+ * newline on the serial console 3 s after HOSTKEY (QEMU does not deliver
+ * the RTC's wake alarm as a wake-up from suspend to idle, also with the
+ * feature off). The write to /sys/power/state returns once the guest is
+ * awake again, 2.5-6 s later; skips went on while it was suspended;
+ * CLOCK_MONOTONIC and CLOCK_REALTIME agree across it, and so do the guest's
+ * realtime and the host's clock (matrix.sh, from the HOSTCLOCK suspend-*
+ * marks); jiffies follow CLOCK_MONOTONIC; and skipping goes on afterwards.
+ */
+static void t_suspend_idle(void)
+{
+	long long s0, s1, s2;
+	int64_t m0, m1, r0, r1, dm, dr;
+	char buf[256];
+	struct drift d;
+	double rate;
+	int err;
+
+	if (read_file("/sys/power/state", buf, sizeof(buf)) < 0 || !strstr(buf, "freeze")) {
+		result(0, "suspend_idle", "no freeze in /sys/power/state");
+		return;
+	}
+	wait_suitable();
+	err = write_str("/sys/class/tty/ttyS0/power/wakeup", "enabled");
+	drift_start(&d);
+	sleep_ns(500000000LL);
+	s0 = stat_read(ST_SKIPS);
+	/* The marks must reach the host whole, before the kernel's messages */
+	printf("HOSTKEY 3000\nHOSTCLOCK suspend-start\n");
+	fflush(stdout);
+	tcdrain(1);
+	r0 = real_ns();
+	m0 = mono_ns();
+	if (!err)
+		err = write_str("/sys/power/state", "freeze");
+	m1 = mono_ns();
+	r1 = real_ns();
+	printf("HOSTCLOCK suspend-end\nSUSPEND realtime_ns %lld\n", (long long)(r1 - r0));
+	fflush(stdout);
+	tcdrain(1);
+	tcflush(0, TCIFLUSH);
+	s1 = stat_read(ST_SKIPS);
+	rate = idle_rate(3000000000LL);
+	s2 = stat_read(ST_SKIPS);
+	drift_end(&d);
+	dm = m1 - m0;
+	dr = r1 - r0;
+	result(!err && dm >= 2500000000LL && dm <= 6000000000LL && llabs(dr - dm) < 10000000LL &&
+	       s1 > s0 && s2 > s1 && rate <= skip_limit() && drift_within(&d, 10000000LL),
+	       "suspend_idle",
+	       "freeze %s, awake after %.3f s monotonic (key at 3 s, 2.5-6 s), realtime %+.3f ms off it (limit 10); skips: %lld while suspended, %lld in 3 s after (%.1f timer interrupts/s per CPU, limit %.0f); %s",
+	       err ? strerror(err) : "ok", dm / 1e9, (dr - dm) / 1e6, s1 - s0, s2 - s1, rate,
+	       skip_limit(), d.text);
+}
+
+static const char *param(const char *name);
+
+static void t_tick_device(void)
+{
+	const char *want = param("dt.dev");
+	char path[96], buf[64], got[96] = "";
+	int cpu, ok = 1, apic, suitable;
+	long long s0, s1;
+	double rate;
+
+	if (!want) {
+		result(0, "tick_device", "no dt.dev=DEVICE on the kernel command line");
+		return;
+	}
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/clockevents/clockevent%d/current_device", cpu);
+		if (read_file(path, buf, sizeof(buf)) < 0) {
+			snprintf(got, sizeof(got), "cpu%d unreadable", cpu);
+			ok = 0;
+			break;
+		}
+		buf[strcspn(buf, "\n")] = 0;
+		if (strcmp(buf, want)) {
+			snprintf(got, sizeof(got), "cpu%d %s", cpu, buf);
+			ok = 0;
+			break;
+		}
+	}
+	suitable = state_field("suitable:");
+	apic = state_field("using APIC:");
+	s0 = stat_read(ST_SKIPS);
+	rate = idle_rate(3000000000LL);
+	s1 = stat_read(ST_SKIPS);
+	ok = ok && suitable == 1 && apic == !strncmp(want, "lapic", 5) &&
+	     s1 > s0 && rate <= skip_limit();
+	result(ok, "tick_device",
+	       "every CPU's tick device %s%s%s; suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f)",
+	       want, got[0] ? ", but " : "", got, suitable, apic, !strncmp(want, "lapic", 5),
+	       s1 - s0, rate, skip_limit());
+}
+
 static const struct test {
 	const char *name;
 	void (*fn)(void);
@@ -2156,6 +2259,8 @@ static const struct test {
 	{ "loadavg", t_loadavg },
 	{ "all_idle", t_all_idle },
 	{ "load_balance", t_load_balance },
+	{ "tick_device", t_tick_device },
+	{ "suspend_idle", t_suspend_idle },
 	{ "must_fail", t_must_fail },
 };
 
