@@ -14,7 +14,7 @@ set +e
 export TOP WORK TREE LOGDIR
 
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
-	boot-timeout tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
+	wrong-tick-device boot-timeout tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
 	export-detached export-refuses-stray interrupted-run interrupted-run-int)
 read -ra cases <<<"${SELFTEST_CASES:-${all[*]}}"
 want() { [[ " ${cases[*]} " == *" $1 "* ]]; }
@@ -159,6 +159,13 @@ expect boot-panic "BOOT FAIL .*Kernel panic" \
 want guest-test-fails &&
 expect guest-test-fails "BOOT FAIL .*guest test\(s\) failed: must_fail" \
 	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-fail.log" 1 "dt.tests=sleep_sane,must_fail" 60
+
+# 5b. tick_device fails when the tick device is not the one the row expects:
+# the lapic of a TCG guest, expected to be lapic-deadline
+want wrong-tick-device &&
+expect wrong-tick-device "BOOT FAIL .*guest test\(s\) failed: tick_device" \
+	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-tick-device.log" 1 \
+	"dt.tests=sleep_sane,tick_device dt.dev=lapic-deadline" 60
 
 # 6. A guest that never finishes (hangs until the timeout).
 want boot-timeout &&

@@ -2126,11 +2126,6 @@ static void bench(void)
 }
 
 /*
- * The tick device the row expects (dt.dev) is every online CPU's, dyn-tick
- * finds it suitable, "using APIC" says whether it is a local APIC, and ticks
- * are skipped on it: skips happen and the idle rate stays under the limit.
- */
-/*
  * Suspend to idle while ticks are skipped, woken by a key: the host sends a
  * newline on the serial console 3 s after HOSTKEY (QEMU does not deliver
  * the RTC's wake alarm as a wake-up from suspend to idle, also with the
@@ -2188,11 +2183,16 @@ static void t_suspend_idle(void)
 
 static const char *param(const char *name);
 
+/*
+ * The tick device the row expects (dt.dev) is every online CPU's, dyn-tick
+ * finds it suitable, "using APIC" says whether it is a local APIC, and ticks
+ * are skipped on it: skips happen and the idle rate stays under the limit.
+ */
 static void t_tick_device(void)
 {
 	const char *want = param("dt.dev");
 	char path[96], buf[64], got[96] = "";
-	int cpu, ok = 1, apic, suitable;
+	int cpu, ok = 1, apic, suitable, want_apic;
 	long long s0, s1;
 	double rate;
 
@@ -2200,6 +2200,7 @@ static void t_tick_device(void)
 		result(0, "tick_device", "no dt.dev=DEVICE on the kernel command line");
 		return;
 	}
+	want_apic = !strncmp(want, "lapic", 5);
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		snprintf(path, sizeof(path),
 			 "/sys/devices/system/clockevents/clockevent%d/current_device", cpu);
@@ -2220,11 +2221,11 @@ static void t_tick_device(void)
 	s0 = stat_read(ST_SKIPS);
 	rate = idle_rate(3000000000LL);
 	s1 = stat_read(ST_SKIPS);
-	ok = ok && suitable == 1 && apic == !strncmp(want, "lapic", 5) &&
+	ok = ok && suitable == 1 && apic == want_apic &&
 	     s1 > s0 && rate <= skip_limit();
 	result(ok, "tick_device",
 	       "every CPU's tick device %s%s%s; suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f)",
-	       want, got[0] ? ", but " : "", got, suitable, apic, !strncmp(want, "lapic", 5),
+	       want, got[0] ? ", but " : "", got, suitable, apic, want_apic,
 	       s1 - s0, rate, skip_limit());
 }
 
