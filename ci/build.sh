@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Build an i386 kernel from the worktree (or SRC=) into OUT with fragments.
 # usage: build.sh OUT FRAGMENT... [-- extra make args]
+# The configuration starts from tinyconfig, or from the file BASECONFIG=
+# names (ci/distro-config.sh: Debian's own).
 source "$(dirname "$0")/lib.sh"
 
 out=$(realpath -m "$1"); shift
@@ -24,6 +26,7 @@ done
 # file change it.
 key=$( {
 	printf '%s\n' "${frags[@]}"
+	[ -z "${BASECONFIG:-}" ] || cat "$BASECONFIG"
 	cat "${files[@]}"
 	gcc --version | head -n1
 	(cd "$TREE" && find . \( -name .git -prune \) -o \( -name 'Kconfig*' -o -name tiny.config \
@@ -33,7 +36,11 @@ if [ -s "$out/.config" ] && [ "$(cat "$out/.config-key" 2>/dev/null)" = "$key" ]
 	: # the configuration is the one these inputs give
 else
 	rm -f "$out/.config-key"
-	kmake "$out" tinyconfig >/dev/null
+	if [ -n "${BASECONFIG:-}" ]; then
+		cp "$BASECONFIG" "$out/.config"
+	else
+		kmake "$out" tinyconfig >/dev/null
+	fi
 	KCONFIG_CONFIG="$out/.config" "$TREE/scripts/kconfig/merge_config.sh" -m -O "$out" \
 		"$out/.config" "${files[@]}" >"$out/merge.log" 2>&1 || { cat "$out/merge.log"; die "merge_config failed"; }
 	kmake "$out" olddefconfig >/dev/null

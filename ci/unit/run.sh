@@ -135,7 +135,7 @@ tip=$tmp/tip
 mkdir -p "$tip/arch/x86/kernel" "$tip/kernel/time" "$tip/include/trace/events"
 echo 'void dyn_tick_idle_halt(void);' >"$tip/arch/x86/kernel/process.c"
 echo 'static void dyn_tick_do_timer(void);' >"$tip/kernel/time/tick-common.c"
-printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\n' >"$tip/kernel/time/dyn-tick.c"
+printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\nstatic unsigned long dyn_tick_ce_max_skip(void);\n' >"$tip/kernel/time/dyn-tick.c"
 echo 'TRACE_EVENT(skip_end,' >"$tip/include/trace/events/dyn_tick.h"
 boots=$(awk '$1 !~ /^(#|$)/ { print $1 }' "$top/ci/boots.conf")
 first=$(head -n1 <<<"$boots")
