@@ -14,6 +14,10 @@ mkdir -p "$(dirname "$log")"
 # directory, so that an interrupted run can find and kill it.
 pidfile=()
 [ -z "${DYNTICK_RUN:-}" ] || pidfile=(-pidfile "$DYNTICK_RUN/qemu.$$.pid")
+# QEMU's monitor on a socket: 5 s before the timeout, what the vCPUs are
+# doing (ci/qemu_dump.py) goes to LOG.hang, appended to LOG on a timeout.
+mondir=$(mktemp -d "${DYNTICK_RUN:-${TMPDIR:-/tmp}}/mon.XXXXXX")
+rm -f "$log.hang"
 start=$(date +%s)
 set +e
 # No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
@@ -22,17 +26,25 @@ set +e
 # has ended: a SIGTERM to this script stops QEMU now, not at the timeout
 # (timeout passes the signal on to QEMU).
 timeout --foreground -k 5 "$tmo" qemu-system-i386 -accel tcg -M pc,i8042=off -m 256 -smp "$smp" \
-	-display none -monitor none -serial "file:$log" -no-reboot "${pidfile[@]}" \
+	-display none -monitor "unix:$mondir/monitor,server=on,wait=off" -serial "file:$log" -no-reboot "${pidfile[@]}" \
 	-kernel "$kernel" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 loglevel=7 $args" </dev/null &
 qemu=$!
-stop() { kill -TERM "$qemu" 2>/dev/null; wait "$qemu"; exit "$1"; }
+(sleep $((tmo > 10 ? tmo - 5 : tmo / 2)) && python3 "$TOP/ci/qemu_dump.py" "$mondir/monitor" "$kernel" >"$log.hang" 2>&1) </dev/null >/dev/null 2>&1 &
+watch=$!
+unwatch() { pkill -P "$watch" 2>/dev/null; kill "$watch" 2>/dev/null; wait "$watch" 2>/dev/null; rm -rf "$mondir"; }
+stop() { kill -TERM "$qemu" 2>/dev/null; wait "$qemu"; unwatch; exit "$1"; }
 trap 'stop 130' INT
 trap 'stop 143' TERM
 trap 'stop 129' HUP
 wait "$qemu"
 rc=$?
 trap - INT TERM HUP
+unwatch
 set -e
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
+if { [ $rc = 124 ] || [ $rc = 137 ]; } && [ -s "$log.hang" ]; then
+	{ echo; cat "$log.hang"; } >>"$log"
+fi
+rm -f "$log.hang"
 exec bash "$TOP/ci/verdict.sh" "$(basename "$log" .log)" "$log" "$rc" "$tmo" "$(( $(date +%s) - start ))"

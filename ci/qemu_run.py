@@ -13,8 +13,13 @@ a socket, so that the host can act on what the guest prints:
 
 Everything the guest prints goes to LOG; host notes are appended to LOG as
 "HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run.
+At the timeout, what the vCPUs are doing (ci/qemu_dump.py: registers and
+local APICs from QEMU's monitor) is appended to LOG before QEMU is killed.
 Exits 124 on timeout, else with QEMU's exit code."""
 import argparse, os, select, shutil, signal, socket, subprocess, sys, tempfile, time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import qemu_dump  # noqa: E402  (beside this file)
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--kernel", required=True)
@@ -31,6 +36,7 @@ a = ap.parse_args()
 run = os.environ.get("DYNTICK_RUN") or None
 sockdir = tempfile.mkdtemp(dir=run)
 sock = os.path.join(sockdir, "serial")
+mon = os.path.join(sockdir, "monitor")
 pidfile = os.path.join(run, f"qemu.{os.getpid()}.pid") if run else None
 qemu = None
 
@@ -72,7 +78,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
 # No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
 # and would land in the first measurements of the guest.
 cmd = ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256", "-smp", a.smp,
-       "-display", "none", "-monitor", "none", "-no-reboot",
+       "-display", "none", "-monitor", f"unix:{mon},server=on,wait=off", "-no-reboot",
        "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
        "-serial", "chardev:s0",
        "-kernel", a.kernel, "-initrd", a.initrd,
@@ -106,7 +112,9 @@ rc = None
 while True:
     now = time.monotonic()
     if now - start > a.timeout:
+        hang = qemu_dump.dump(mon, a.kernel)
         qemu.kill()
+        out.write(("\n" + "\n".join(hang) + "\n").encode())
         rc = 124
         break
     try:

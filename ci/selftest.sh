@@ -167,10 +167,20 @@ expect wrong-tick-device "BOOT FAIL .*guest test\(s\) failed: tick_device" \
 	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-tick-device.log" 1 \
 	"dt.tests=sleep_sane,tick_device dt.dev=lapic-deadline" 60
 
-# 6. A guest that never finishes (hangs until the timeout).
-want boot-timeout &&
-expect boot-timeout "BOOT FAIL .*timeout after" \
-	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-hang.log" 1 "dt.mode=shell dt.hang=1" 15
+# 6. A guest that never finishes (hangs until the timeout), and what its
+# vCPU was doing, from QEMU's monitor (ci/qemu_dump.py), named from the
+# System.map: the idle loop's halt.
+if want boot-timeout; then
+	expect boot-timeout "BOOT FAIL .*timeout after" \
+		bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-hang.log" 1 "dt.mode=shell dt.hang=1" 15
+	if line=$(grep -m1 -E '^HANG cpu0: EIP [0-9a-f]{8} [A-Za-z_][A-Za-z0-9_.]*\+0x[0-9a-f]+, IF [01], HLT [01]; 1 s later: ' \
+		"$LOGDIR/selftest-hang.log"); then
+		echo "selftest ok   hang-dump: $(cut -c1-150 <<<"$line")"
+	else
+		echo "selftest FAIL hang-dump: no named EIP of cpu0 in $LOGDIR/selftest-hang.log"
+		fails=$((fails + 1))
+	fi
+fi
 
 # 7. A commit made in the worktree and not exported: make tree refuses and
 # names it, the commit stays on series; FORCE=1 re-applies the patch files.

@@ -220,5 +220,23 @@ guest() {	# CASE SOURCE SUMMARY
 guest guest-names guest_names.c "an unknown name in dt.tests or dt.skip is 'not ok N NAME # unknown test', once"
 guest guest-clock guest_clock.c "no jiffies edge is NO DATA and fails its test; an early wake-up fails"
 
+# ---- hang dump --------------------------------------------------------------
+# ci/qemu_dump.py on a canned "info registers -a" answer of two vCPUs: each
+# EIP named from a System.map, the nearest text symbol below it; an address
+# below every symbol is "?"; IF from EFLAGS bit 9.
+if want hang-dump; then
+	printf '%s\n' 'c1000000 T _text' 'c11f7060 T native_safe_halt' 'c11f7080 t foo_bar' \
+		'c1300000 D some_data' >"$tmp/System.map"
+	printf '%s\n' 'CPU#0' 'EAX=00000000 EBX=00000000 ECX=00000000 EDX=cfccca3c' \
+		'EIP=c11f7072 EFL=00200246 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=1' \
+		'CPU#1' 'EIP=c11f7085 EFL=00000046 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=0' \
+		'CPU#2' 'EIP=00001000 EFL=00000002 [-------] CPL=0 II=0 A20=1 SMM=0 HLT=0' >"$tmp/regs"
+	want_out=$(printf '%s\n' 'HANG cpu0: EIP c11f7072 native_safe_halt+0x12, IF 1, HLT 1' \
+		'HANG cpu1: EIP c11f7085 foo_bar+0x5, IF 0, HLT 0' 'HANG cpu2: EIP 00001000 ?, IF 0, HLT 0')
+	out=$(python3 "$top/ci/qemu_dump.py" --parse "$tmp/regs" "$tmp/System.map" 2>&1)
+	if [ "$out" = "$want_out" ]; then ok hang-dump "3 vCPUs, EIPs named, IF and HLT read"
+	else fail hang-dump "unexpected summary" "$out"; fi
+fi
+
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""What the vCPUs of a guest that hangs are doing, asked of QEMU's monitor
+before the guest is killed at its timeout: every vCPU's registers twice,
+a second apart, and its local APIC (the timer's count and divider, whether
+it is masked). Each EIP is named from the System.map of the kernel's build
+directory. Prints the raw answers as "HANG | ..." lines, then one summary
+line a vCPU:
+
+  HANG cpu0: EIP c1234567 default_idle+0x12, IF 1, HLT 1; 1 s later: EIP ...
+
+usage: qemu_dump.py MONITOR_SOCKET BZIMAGE
+       qemu_dump.py --parse REGISTERS_FILE SYSTEM_MAP   (the summary of a
+       saved "info registers -a" answer; for the unit tests)"""
+import bisect, os, re, socket, sys, time
+
+
+def monitor(path, cmds, wait=0.6):
+    """Answers of the QEMU monitor at @path to @cmds, in order."""
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(wait)
+    s.connect(path)
+
+    def drain():
+        out = b""
+        try:
+            while True:
+                d = s.recv(65536)
+                if not d:
+                    break
+                out += d
+        except socket.timeout:
+            pass
+        return out.decode(errors="replace")
+
+    drain()  # the banner and the first prompt
+    answers = []
+    for c in cmds:
+        s.sendall(c.encode() + b"\n")
+        answers.append(drain())
+    s.close()
+    return answers
+
+
+def clean(text, cmd, keep=None):
+    """A monitor answer to @cmd without its echo, prompts and terminal
+    escapes; only the lines that start with one of @keep, if given."""
+    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]|\r", "", text)
+    return [l for l in text.split("\n") if l.strip() and not l.startswith("(qemu)")
+            and not l.endswith(cmd) and (keep is None or l.startswith(keep))]
+
+
+def cpus(regs):
+    """[(cpu, eip, eflags, hlt)] from an "info registers -a" answer."""
+    found = []
+    cpu = 0
+    for line in regs.split("\n"):
+        m = re.match(r"\s*CPU#(\d+)", line)
+        if m:
+            cpu = int(m.group(1))
+        m = re.search(r"EIP=([0-9a-f]+) EFL=([0-9a-f]+).*HLT=(\d)", line)
+        if m:
+            found.append((cpu, int(m.group(1), 16), int(m.group(2), 16), m.group(3)))
+    return found
+
+
+class Symbols:
+    """Text symbols of a System.map, to name an address."""
+
+    def __init__(self, path):
+        self.addrs, self.names = [], []
+        try:
+            with open(path) as f:
+                for line in f:
+                    p = line.split()
+                    if len(p) >= 3 and p[1] in "tTwW":
+                        self.addrs.append(int(p[0], 16))
+                        self.names.append(p[2])
+        except OSError:
+            pass
+        order = sorted(range(len(self.addrs)), key=lambda i: self.addrs[i])
+        self.addrs = [self.addrs[i] for i in order]
+        self.names = [self.names[i] for i in order]
+
+    def name(self, addr):
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        if i < 0 or addr - self.addrs[i] > 0x100000:
+            return "?"
+        return f"{self.names[i]}+{addr - self.addrs[i]:#x}"
+
+
+def summary(answers, syms):
+    """One line a vCPU from one or more "info registers -a" answers."""
+    seen = {}
+    for regs in answers:
+        for cpu, eip, efl, hlt in cpus(regs):
+            seen.setdefault(cpu, []).append(
+                f"EIP {eip:08x} {syms.name(eip)}, IF {efl >> 9 & 1}, HLT {hlt}")
+    return [f"HANG cpu{cpu}: " + "; 1 s later: ".join(v) for cpu, v in sorted(seen.items())]
+
+
+def system_map(kernel):
+    """The System.map of the build directory @kernel (.../arch/x86/boot/bzImage) is in."""
+    d = os.path.dirname(os.path.abspath(kernel))
+    for _ in range(4):
+        if os.path.exists(os.path.join(d, "System.map")):
+            return os.path.join(d, "System.map")
+        d = os.path.dirname(d)
+    return ""
+
+
+def dump(sock, kernel):
+    """The report for the guest behind the monitor at @sock, as lines."""
+    syms = Symbols(system_map(kernel))
+    try:
+        first = monitor(sock, ["info registers -a"])[0]
+        time.sleep(1)
+        second, = monitor(sock, ["info registers -a"])
+        n = max([c for c, _, _, _ in cpus(second)] or [0]) + 1
+        lapics = monitor(sock, [f"info lapic {i}" for i in range(n)])
+    except OSError as e:
+        return [f"HANG no answer from the QEMU monitor: {e}"]
+    lines = []
+    regs = ("CPU#", "EAX=", "ESI=", "EIP=", "CR0=")
+    for title, text, cmd, keep in [("registers", first, "info registers -a", regs),
+                                   ("registers 1 s later", second, "info registers -a", regs)] + \
+            [(f"local APIC {i}", t, f"info lapic {i}", None) for i, t in enumerate(lapics)]:
+        lines.append(f"HANG | {title}:")
+        lines += ["HANG | " + l for l in clean(text, cmd, keep)]
+    return lines + summary([first, second], syms)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "--parse":
+        with open(sys.argv[2]) as f:
+            print("\n".join(summary([f.read()], Symbols(sys.argv[3]))))
+    elif len(sys.argv) == 3:
+        print("\n".join(dump(sys.argv[1], sys.argv[2])))
+    else:
+        sys.exit(__doc__)
