@@ -23,15 +23,31 @@ else
 	if ! dpkg --print-foreign-architectures | grep -qx i386; then
 		say "distro: adding the i386 architecture to dpkg (to download, not to install, its packages)"
 		$sudo dpkg --add-architecture i386
-		$sudo apt-get update -q >/dev/null
 	fi
+	# An index that fails to download (a mirror in the middle of a sync
+	# serves a Packages file that does not match the signed Release) is
+	# left out by apt-get update, which then fails: the others still count.
+	update() { $sudo apt-get update -q >/dev/null || say "distro: apt-get update reported errors (above)"; }
+	download() { (cd "$dir/dl" && apt-get download -q -o APT::Sandbox::User=root "linux-config-6.1:i386${1:+=$1}" >/dev/null); }
 	rm -rf "$dir/dl" && mkdir -p "$dir/dl"
-	(cd "$dir/dl" && apt-get download -q -o APT::Sandbox::User=root "linux-config-6.1:i386=$ver" >/dev/null) ||
-		{ $sudo apt-get update -q >/dev/null && (cd "$dir/dl" && apt-get download -q -o APT::Sandbox::User=root "linux-config-6.1:i386=$ver" >/dev/null); } ||
-		die "cannot download linux-config-6.1:i386 $ver (the linux-source-6.1 version)"
-	dpkg-deb -x "$dir"/dl/linux-config-6.1_*_i386.deb "$dir/$ver"
-	src="$dir/$ver/usr/src/linux-config-6.1/$name"
-	[ -r "$src" ] || die "no $name in linux-config-6.1:i386 $ver"
+	got=$ver
+	if ! download "$ver"; then
+		update
+		if ! download "$ver"; then
+			# The version is only in an index apt could not verify: take
+			# the newest one it can, and say so (its configuration differs
+			# from $ver's only where Debian changed it; olddefconfig fills
+			# in the symbols of the newer source).
+			got=$(apt-cache policy linux-config-6.1:i386 | awk '/Candidate:/ { print $2 }')
+			if [ -z "$got" ] || [ "$got" = "(none)" ] || ! download "$got"; then
+				die "cannot download linux-config-6.1:i386 $ver (the linux-source-6.1 version) nor any other version"
+			fi
+			say "distro: WARNING: linux-config-6.1:i386 $ver is in no index apt could verify; using $got, the newest that is"
+		fi
+	fi
+	dpkg-deb -x "$dir"/dl/linux-config-6.1_*_i386.deb "$dir/$got"
+	src="$dir/$got/usr/src/linux-config-6.1/$name"
+	[ -r "$src" ] || die "no $name in linux-config-6.1:i386 $got"
 fi
 out="$dir/686-pae-nomodules.config"
 xzcat "$src" | sed -E 's/^(CONFIG_[A-Za-z0-9_]+)=m$/# \1 is not set/' >"$out.tmp"
