@@ -28,7 +28,7 @@ else
 	# serves a Packages file that does not match the signed Release) is
 	# left out by apt-get update, which then fails: the others still count.
 	update() { $sudo apt-get update -q >/dev/null || say "distro: apt-get update reported errors (above)"; }
-	download() { (cd "$dir/dl" && apt-get download -q -o APT::Sandbox::User=root "linux-config-6.1:i386${1:+=$1}" >/dev/null); }
+	download() { (cd "$dir/dl" && apt-get download -q -o APT::Sandbox::User=root "linux-config-6.1:i386=$1" >/dev/null); }
 	rm -rf "$dir/dl" && mkdir -p "$dir/dl"
 	got=$ver
 	if ! download "$ver"; then
