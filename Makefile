@@ -9,6 +9,7 @@
 #   make shell     boot the patched kernel into a shell on the serial console
 #   make test      the README's test command (CI): check, then matrix
 #   make check     the full per-commit check
+#   make retest    build the worktree as it is (edits included), boot the tip's plan
 #   make matrix    the robustness matrix at the tip (ROWS="a b" for some)
 #   make mutants   build and run every mutant of ci/mutants.conf (MUTANTS="a b")
 #   make selftest  only the harness self-test
@@ -27,7 +28,7 @@ TREE  ?= $(WORK)/linux
 FORCE ?=
 export TOP WORK TREE FORCE
 
-.PHONY: deps tree export build run shell test check matrix mutants selftest bench send clean
+.PHONY: deps tree export build run shell test check retest matrix mutants selftest bench send clean
 
 deps:
 	@bash ci/deps.sh
@@ -53,6 +54,9 @@ test:
 
 check:
 	@bash ci/check.sh
+
+retest: deps
+	@bash ci/retest.sh
 
 matrix: tree
 	@bash ci/matrix.sh $(ROWS)

@@ -1523,6 +1523,69 @@ static void t_rcu_grace(void)
 }
 
 /*
+ * irq_work: lazy irq_work (IRQ_WORK_LAZY) raises no interrupt; it runs from
+ * the next tick, so a CPU that holds some must not skip
+ * (irq_work_needs_cpu()). printk() wakes the readers of the log with such
+ * work: a reader blocked in read() on /dev/kmsg gets a line written there
+ * about a tick later, or, on a CPU that skips with the work pending, at the
+ * skip's end.
+ */
+static int64_t kmsg_probe(void *arg)
+{
+	static const char line[] = "<7>dyntick: irq_work probe\n";
+	int ready[2], done[2], kfd;
+	int64_t t0, t1 = -1;
+	char c = 0;
+	pid_t pid;
+
+	(void)arg;
+	if (pipe(ready) || pipe(done))
+		return -1;
+	pid = fork();
+	if (pid == 0) {
+		char buf[512];
+		int fd = open("/dev/kmsg", O_RDONLY);
+
+		if (fd < 0 || lseek(fd, 0, SEEK_END) < 0 || write(ready[1], &c, 1) != 1)
+			_exit(1);
+		if (read(fd, buf, sizeof(buf)) <= 0)
+			_exit(1);
+		t1 = mono_ns();
+		_exit(write(done[1], &t1, sizeof(t1)) == sizeof(t1) ? 0 : 1);
+	}
+	kfd = open("/dev/kmsg", O_WRONLY);
+	if (pid < 0 || kfd < 0 || read(ready[0], &c, 1) != 1) {
+		t1 = -1;
+	} else {
+		/* Long enough for the reader to block and every CPU to skip */
+		sleep_ns(50000000LL);
+		t0 = mono_ns();
+		if (write(kfd, line, sizeof(line) - 1) != sizeof(line) - 1 ||
+		    read(done[0], &t1, sizeof(t1)) != sizeof(t1))
+			t1 = -1;
+		else
+			t1 -= t0;
+	}
+	if (kfd >= 0)
+		close(kfd);
+	if (pid > 0)
+		stop(pid);
+	close(ready[0]);
+	close(ready[1]);
+	close(done[0]);
+	close(done[1]);
+	return t1;
+}
+
+static void t_irq_work_lazy(void)
+{
+	struct wake_lat w;
+
+	wake_latency(kmsg_probe, NULL, &w);
+	wake_result(&w, "irq_work_lazy", "a line written to /dev/kmsg until a blocked reader has it");
+}
+
+/*
  * Load balancing: an idle CPU pulls work from its own tick, and a CPU in a
  * skip takes none. Two tasks that spin are started on CPU 0 (they inherit
  * its affinity) and then allowed on every CPU: the time until one of them
@@ -2327,6 +2390,7 @@ static const struct test {
 	{ "stats_wake_irq", t_stats_wake_irq },
 	{ "trace_events", t_trace_events },
 	{ "rcu_grace", t_rcu_grace },
+	{ "irq_work_lazy", t_irq_work_lazy },
 	{ "loadavg", t_loadavg },
 	{ "all_idle", t_all_idle },
 	{ "load_balance", t_load_balance },
