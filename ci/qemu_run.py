@@ -15,7 +15,12 @@ Everything the guest prints goes to LOG; host notes are appended to LOG as
 "HOSTCLOCK name ns" and "HOSTCPU name ns cpu_ns" lines after the run.
 At the timeout, what the vCPUs are doing (ci/qemu_dump.py: registers and
 local APICs from QEMU's monitor) is appended to LOG before QEMU is killed.
-Exits 124 on timeout, else with QEMU's exit code."""
+Exits 124 on timeout, else with QEMU's exit code.
+
+It is the one launcher of the workbench: ci/boot.sh (the check, make
+retest, the mutants), ci/matrix.sh, ci/bench.py and, with --interactive
+(the serial console on this terminal, nothing watched), ci/shell.sh all
+boot the same machine (machine() below)."""
 import argparse, os, select, shutil, signal, socket, subprocess, sys, tempfile, time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -24,12 +29,30 @@ import qemu_dump  # noqa: E402  (beside this file)
 ap = argparse.ArgumentParser()
 ap.add_argument("--kernel", required=True)
 ap.add_argument("--initrd", required=True)
-ap.add_argument("--log", required=True)
+ap.add_argument("--log")
+ap.add_argument("--interactive", action="store_true",
+                help="the serial console and QEMU's monitor on this terminal (C-a x quits)")
 ap.add_argument("--smp", default="1")
 ap.add_argument("--append", default="")
 ap.add_argument("--timeout", type=float, default=300)
 ap.add_argument("--storm", type=float, default=5)
 a = ap.parse_args()
+if not a.interactive and not a.log:
+    ap.error("--log is required unless --interactive")
+
+
+def machine(extra):
+    """The guest machine: no PS/2 controller (i8042=off), as probing the
+    mouse takes seconds under TCG and would land in the first
+    measurements of the guest; 256 MiB; the kernel on ttyS0."""
+    return ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256",
+            "-smp", a.smp, "-no-reboot"] + extra + [
+            "-kernel", a.kernel, "-initrd", a.initrd,
+            "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
+
+
+if a.interactive:
+    os.execvp("qemu-system-i386", machine(["-nographic"]))
 
 # In a guarded run (ci/lib.sh: guard) the socket and QEMU's pid file go to
 # the run's directory, so that an interrupted run finds and removes them.
@@ -39,6 +62,7 @@ sock = os.path.join(sockdir, "serial")
 mon = os.path.join(sockdir, "monitor")
 pidfile = os.path.join(run, f"qemu.{os.getpid()}.pid") if run else None
 qemu = None
+out = None
 
 
 def cleanup():
@@ -64,25 +88,31 @@ def qemu_cpu_ns(pid):
 
 
 def stop(signum, frame):
-    """SIGTERM/SIGINT/SIGHUP: QEMU and the socket go with us."""
-    if qemu is not None and qemu.poll() is None:
-        qemu.kill()
-        qemu.wait()
+    """SIGTERM/SIGINT/SIGHUP: QEMU and the socket go with us. Not through
+    qemu.kill()/wait(): the signal may have come while the main loop was in
+    qemu.poll(), which holds the lock wait() takes, and we would wait for
+    ourselves."""
+    if qemu is not None:
+        try:
+            os.kill(qemu.pid, signal.SIGKILL)
+            os.waitpid(qemu.pid, 0)
+        except OSError:
+            pass
+    try:
+        if out is not None:
+            out.flush()
+    except Exception:  # noqa: BLE001  (a write the signal cut into)
+        pass
     cleanup()
-    sys.exit(128 + signum)
+    os._exit(128 + signum)
 
 
 for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(sig, stop)
 
-# No PS/2 controller (i8042=off): probing the mouse takes seconds under TCG
-# and would land in the first measurements of the guest.
-cmd = ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256", "-smp", a.smp,
-       "-display", "none", "-monitor", f"unix:{mon},server=on,wait=off", "-no-reboot",
-       "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
-       "-serial", "chardev:s0",
-       "-kernel", a.kernel, "-initrd", a.initrd,
-       "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
+cmd = machine(["-display", "none", "-monitor", f"unix:{mon},server=on,wait=off",
+               "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
+               "-serial", "chardev:s0"])
 if pidfile:
     cmd += ["-pidfile", pidfile]
 qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)

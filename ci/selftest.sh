@@ -14,7 +14,7 @@ set +e
 export TOP WORK TREE LOGDIR
 
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
-	wrong-tick-device boot-timeout tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
+	guest-test-crashes wrong-tick-device boot-timeout tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
 	export-detached export-refuses-stray interrupted-run interrupted-run-int)
 read -ra cases <<<"${SELFTEST_CASES:-${all[*]}}"
 want() { [[ " ${cases[*]} " == *" $1 "* ]]; }
@@ -159,6 +159,12 @@ expect boot-panic "BOOT FAIL .*Kernel panic" \
 want guest-test-fails &&
 expect guest-test-fails "BOOT FAIL .*guest test\(s\) failed: must_fail" \
 	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-fail.log" 1 "dt.tests=sleep_sane,must_fail" 60
+
+# 5a. A guest test that crashes (a signal before it reports): it fails
+# alone, with the reason, and the test after it still reports.
+want guest-test-crashes &&
+expect guest-test-crashes "BOOT FAIL .*guest test\(s\) failed: must_crash, must_fail" \
+	bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-crash.log" 1 "dt.tests=sleep_sane,must_crash,must_fail" 60
 
 # 5b. tick_device fails when the tick device is not the one the row expects:
 # the lapic of a TCG guest, expected to be lapic-deadline

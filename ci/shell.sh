@@ -9,6 +9,6 @@ kernel="$WORK/build-on/arch/x86/boot/bzImage"
 [ -r "$kernel" ] || die "no kernel at $kernel: run make build first"
 bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null
 say "shell: try 'cat /sys/devices/system/timer/timer0/dyn_tick_state', 'idle 5', 'cat /proc/interrupts'"
-exec qemu-system-i386 -accel tcg -M pc -m 256 -smp "$smp" -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$WORK/guest/initramfs.cpio" \
-	-append "console=ttyS0 panic=-1 dt.mode=shell dt.hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config") ${2:-}"
+hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")
+exec python3 "$TOP/ci/qemu_run.py" --interactive --kernel "$kernel" \
+	--initrd "$WORK/guest/initramfs.cpio" --smp "$smp" --append "dt.mode=shell dt.hz=$hz ${2:-}"

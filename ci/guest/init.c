@@ -48,6 +48,8 @@ static int idle_secs = 20;
 static int ncpu = 1;
 static int test_no;
 static int failed;
+/* In a test's own process (run_test()): where result() reports to */
+static int report_fd = -1;
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -341,6 +343,8 @@ static void result(int ok, const char *name, const char *fmt, ...)
 	test_no++;
 	if (!ok)
 		failed++;
+	if (report_fd >= 0 && write(report_fd, ok ? "1" : "0", 1) != 1)
+		diag("cannot report the result of %s to the test runner", name);
 	printf("%sok %d %s", ok ? "" : "not ", test_no, name);
 	if (fmt) {
 		printf(" # ");
@@ -1950,6 +1954,12 @@ static void t_all_idle(void)
 	       errs ? "; tracefs or sysfs writes failed" : "");
 }
 
+/* Dies of a signal before it reports: the harness self-test */
+static void t_must_crash(void)
+{
+	raise(SIGSEGV);
+}
+
 static void t_must_fail(void)
 {
 	result(0, "must_fail", "this test fails on purpose (harness self-test)");
@@ -2396,8 +2406,59 @@ static const struct test {
 	{ "load_balance", t_load_balance },
 	{ "tick_device", t_tick_device },
 	{ "suspend_idle", t_suspend_idle },
+	{ "must_crash", t_must_crash },
 	{ "must_fail", t_must_fail },
 };
+
+/*
+ * Each test runs in a process of its own, so that one that crashes or
+ * exits loses itself, not the tests after it. It reports its one result
+ * through a pipe as well as on the console; a process that ends without
+ * having reported is a failed test of its own, with the reason.
+ */
+static void run_test(const struct test *t)
+{
+	int fd[2], status = 0, n = 0, bad = 0, r;
+	char got[16];
+	pid_t pid;
+
+	fflush(stdout);
+	if (pipe(fd) || (pid = fork()) < 0) {
+		result(0, t->name, "cannot start the test's process: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		report_fd = fd[1];
+		t->fn();
+		fflush(stdout);
+		_exit(0);
+	}
+	close(fd[1]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	/* What it reported; a process it left behind may hold the pipe open */
+	fcntl(fd[0], F_SETFL, O_NONBLOCK);
+	while ((r = read(fd[0], got, sizeof(got))) > 0) {
+		for (int i = 0; i < r; i++)
+			bad += got[i] != '1';
+		n += r;
+	}
+	close(fd[0]);
+	test_no += n;
+	failed += bad;
+	if (n != 1 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%d results, then %s %d", n,
+			 WIFSIGNALED(status) ? "signal" : "exit status",
+			 WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+		if (n == 1)
+			diag("%s: the test's process ended badly after its result: %s", t->name, why);
+		else
+			result(0, t->name, "the test's process ended with %s", why);
+	}
+}
 
 /* ---- command line, shell, main ---------------------------------------- */
 
@@ -2586,7 +2647,7 @@ int main(void)
 		settle();
 		for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 			if (in_list(list, tests[i].name)) {
-				tests[i].fn();
+				run_test(&tests[i]);
 			} else if (in_list(skip, tests[i].name)) {
 				test_no++;
 				printf("ok %d %s # SKIP needs a later patch of the series\n",
@@ -2597,6 +2658,12 @@ int main(void)
 		printf("DYNTICK-GUEST-END\n");
 	}
 	fflush(stdout);
+	/*
+	 * Until the serial port has sent it all: the kernel's power-off
+	 * messages go straight to the console and would cut into the last
+	 * lines still queued in the tty ("ok 18reboot: Power down").
+	 */
+	tcdrain(STDOUT_FILENO);
 	sync();
 	reboot(RB_POWER_OFF);
 	return 0;

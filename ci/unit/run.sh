@@ -134,8 +134,7 @@ plan unknown-boot-in-tests "$tmp/bad-boot" "$tmp/full" main fail "line 11 \(zeta
 tip=$tmp/tip
 mkdir -p "$tip/arch/x86/kernel" "$tip/kernel/time" "$tip/include/trace/events"
 echo 'void dyn_tick_idle_halt(void);' >"$tip/arch/x86/kernel/process.c"
-echo 'static void dyn_tick_do_timer(void);' >"$tip/kernel/time/tick-common.c"
-printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\nstatic unsigned long dyn_tick_ce_max_skip(void);\n' >"$tip/kernel/time/dyn-tick.c"
+printf 'static DEVICE_ATTR_RW(dyn_tick_state);\nstatic struct dyn_tick_stats stats;\nstatic unsigned long dyn_tick_ce_max_skip(void);\n\tif (cpu == tick_do_timer_cpu)\n' >"$tip/kernel/time/dyn-tick.c"
 echo 'TRACE_EVENT(skip_end,' >"$tip/include/trace/events/dyn_tick.h"
 boots=$(awk '$1 !~ /^(#|$)/ { print $1 }' "$top/ci/boots.conf")
 first=$(head -n1 <<<"$boots")
@@ -219,6 +218,7 @@ guest() {	# CASE SOURCE SUMMARY
 }
 guest guest-names guest_names.c "an unknown name in dt.tests or dt.skip is 'not ok N NAME # unknown test', once"
 guest guest-clock guest_clock.c "no jiffies edge is NO DATA and fails its test; an early wake-up fails"
+guest guest-runner guest_runner.c "each test in its own process: a crash fails that test alone, the next ones run; two results fail"
 
 # ---- hang dump --------------------------------------------------------------
 # ci/qemu_dump.py on a canned "info registers -a" answer of two vCPUs: each
