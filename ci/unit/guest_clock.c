@@ -16,6 +16,7 @@
 #define main guest_main
 #include "../guest/init.c"
 #undef main
+#include "capture.h"
 #undef clock_gettime
 #undef clock_nanosleep
 #undef times
@@ -63,28 +64,6 @@ static void expect(int cond, const char *what)
 {
 	printf("%s %s\n", cond ? "ok  " : "FAIL", what);
 	fails += !cond;
-}
-
-/* Run @fn with stdout in a buffer; returns the buffer */
-static const char *capture(void (*fn)(void))
-{
-	static char out[4096];
-	FILE *f = tmpfile();
-	int fd = dup(1);
-	size_t len;
-
-	fflush(stdout);
-	if (!f || fd < 0 || dup2(fileno(f), 1) < 0)
-		return "";
-	fn();
-	fflush(stdout);
-	dup2(fd, 1);
-	close(fd);
-	rewind(f);
-	len = fread(out, 1, sizeof(out) - 1, f);
-	out[len] = 0;
-	fclose(f);
-	return out;
 }
 
 static struct drift d;

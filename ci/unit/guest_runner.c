@@ -11,6 +11,7 @@
 #define main guest_main
 #include "../guest/init.c"
 #undef main
+#include "capture.h"
 
 static void fake_ok(void)
 {
@@ -33,12 +34,21 @@ static void fake_twice(void)
 	result(1, "fake_twice", NULL);
 }
 
+static const struct test fakes[] = {
+	{ "fake_ok", fake_ok }, { "fake_crash", fake_crash }, { "fake_fail", fake_fail },
+	{ "fake_ok", fake_ok }, { "fake_twice", fake_twice },
+};
+
+static void run_fakes(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fakes) / sizeof(fakes[0]); i++)
+		run_test(&fakes[i]);
+}
+
 int main(void)
 {
-	static const struct test fakes[] = {
-		{ "fake_ok", fake_ok }, { "fake_crash", fake_crash }, { "fake_fail", fake_fail },
-		{ "fake_ok", fake_ok }, { "fake_twice", fake_twice },
-	};
 	static const char want[] =
 		"ok 1 fake_ok\n"
 		"not ok 2 fake_crash # the test's process ended with 0 results, then signal 11\n"
@@ -47,26 +57,9 @@ int main(void)
 		"ok 5 fake_twice\n"
 		"ok 6 fake_twice\n"
 		"not ok 7 fake_twice # the test's process ended with 2 results, then exit status 0\n";
-	static char out[4096];
-	int fd = dup(1), ok;
-	unsigned int i;
-	size_t len;
-	FILE *f;
+	const char *out = capture(run_fakes);
+	int ok = !strcmp(out, want) && test_no == 7 && failed == 3;
 
-	fflush(stdout);
-	f = tmpfile();
-	if (!f || fd < 0 || dup2(fileno(f), 1) < 0)
-		return 1;
-	for (i = 0; i < sizeof(fakes) / sizeof(fakes[0]); i++)
-		run_test(&fakes[i]);
-	fflush(stdout);
-	dup2(fd, 1);
-	close(fd);
-	rewind(f);
-	len = fread(out, 1, sizeof(out) - 1, f);
-	out[len] = 0;
-	fclose(f);
-	ok = !strcmp(out, want) && test_no == 7 && failed == 3;
 	printf("%s %d results, %d failed:\n%s", ok ? "ok  " : "FAIL", test_no, failed, out);
 	if (!ok)
 		printf("expected 7 results, 3 failed:\n%s", want);
