@@ -7,10 +7,11 @@
 #   make build     feature-on and feature-off kernels of the tip
 #   make run       the main job: deps, tree, build, boot, show what it does
 #   make shell     boot the patched kernel into a shell on the serial console
-#   make test      the README's test command (CI): check, then matrix
+#   make test      the README's test command (CI): check, matrix, randconfig
 #   make check     the full per-commit check
 #   make retest    build the worktree as it is (edits included), boot the tip's plan
 #   make matrix    the robustness matrix at the tip (ROWS="a b" for some)
+#   make randconfig  random configurations with the feature on (SEEDS="0x1234 random")
 #   make mutants   build and run every mutant of ci/mutants.conf (MUTANTS="a b")
 #   make selftest  only the harness self-test
 #   make bench     periodic vs dyn-tick vs NO_HZ_IDLE, one run, side by side
@@ -28,7 +29,7 @@ TREE  ?= $(WORK)/linux
 FORCE ?=
 export TOP WORK TREE FORCE
 
-.PHONY: deps tree export build run shell test check retest matrix mutants selftest bench send clean
+.PHONY: deps tree export build run shell test check retest matrix randconfig mutants selftest bench send clean
 
 deps:
 	@bash ci/deps.sh
@@ -60,6 +61,9 @@ retest: deps
 
 matrix: tree
 	@bash ci/matrix.sh $(ROWS)
+
+randconfig: tree
+	@bash ci/randconfig.sh $(SEEDS)
 
 mutants: tree
 	@bash ci/mutants.sh $(MUTANTS)

@@ -98,7 +98,7 @@ for c in $commits; do
 	grep -E 'warning:' "$LOGDIR/build-$i-on.log" "$LOGDIR/build-$i-off.log" >&2
 	warn=""
 	for kind in on off; do
-		[ "$(eval echo \$$kind)" = ok ] || continue
+		[ "${!kind}" = ok ] || continue
 		if ! timed warn bash "$TOP/ci/warnings.sh" "$WORK/build-$kind" $files >"$LOGDIR/warn-$i-$kind.txt"; then
 			bad "[$i] W=1/sparse/kernel-doc pass failed ($kind)"; warn+="$kind:FAIL "; continue
 		fi
@@ -120,24 +120,18 @@ for c in $commits; do
 		while read -r name vcpus args; do
 			case $name in ''|'#'*) continue ;; esac
 			[ "$c" = "$tip" ] || [ "$name" = "$first_boot" ] || continue
-			[ "$args" = - ] && args=""
-			if ! plan=$(bash "$TOP/ci/plan.sh" "$name"); then
+			t=$(now)
+			if ! run_boot "$name" "$vcpus" "$args" "$WORK/build-on/arch/x86/boot/bzImage" \
+				"$LOGDIR/boot-$i-$name.log" "$hz" "$idle"; then
 				bad "[$i] no test plan for boot $name (ci/plan.sh, ci/tests.conf)"
 				boots+="$name:FAIL "
 				continue
 			fi
-			tests_pass=0 tests_skip=0 tests_fail=0
-			t=$(now)
-			res=$(bash "$TOP/ci/boot.sh" "$WORK/build-on/arch/x86/boot/bzImage" \
-				"$LOGDIR/boot-$i-$name.log" "$vcpus" "$args dt.hz=$hz dt.idle=$idle $plan" 600 \
-				</dev/null)
-			rc=$?
 			secs[boot]=$(( ${secs[boot]:-0} + $(now) - t ))
-			eval "${res//[^a-z0-9_= ]/}"
+			plan=$boot_plan rc=$boot_rc
 			tp=$((tp + tests_pass)) ts=$((ts + tests_skip)) tf=$((tf + tests_fail))
 			passed=$((passed + tests_pass)) skipped=$((skipped + tests_skip))
 			failed=$((failed + tests_fail))
-			grep -E '^(not )?ok ' "$LOGDIR/boot-$i-$name.log" | sed "s/^/    [$name] /" >&2
 			# At the tip every test of the plan runs: a test that skips
 			# there (a renamed symbol in its requirement) tests nothing.
 			if [ "$c" = "$tip" ] && [ "$tests_skip" != 0 ]; then

@@ -162,6 +162,31 @@ show_edits() {	# LINES: the first 20 git status lines to stderr
 	[ "$n" -le 20 ] || say "    ... and $((n - 20)) more"
 }
 
+# --- Boots of ci/boots.conf -------------------------------------------------
+# summary_count KEY LINE: N of KEY=N in the verdict's summary line
+# (ci/verdict.sh: "boot=ok tests_pass=N tests_skip=N tests_fail=N secs=N"),
+# 0 when absent. Read, never evaluated.
+summary_count() { sed -n "s/.*\\b$1=\\([0-9][0-9]*\\).*/\\1/p" <<<"$2" | tail -n1 | grep . || echo 0; }
+
+# run_boot NAME VCPUS ARGS IMAGE LOG HZ IDLE: the boot NAME of ci/boots.conf
+# with its test plan (ci/plan.sh) through ci/boot.sh, the guest idle for
+# IDLE seconds where a test judges a long idle. Sets boot_plan, boot_rc (0:
+# the boot passed), tests_pass, tests_skip and tests_fail, and prints the
+# KTAP results to stderr. Returns 2, booting nothing, when the plan fails.
+# The one boot loop of check.sh and retest.sh.
+run_boot() {
+	local name=$1 vcpus=$2 args=$3 image=$4 log=$5 hz=$6 idle=$7 res
+	tests_pass=0 tests_skip=0 tests_fail=0 boot_rc=1 boot_plan=""
+	[ "$args" != - ] || args=""
+	boot_plan=$(bash "$TOP/ci/plan.sh" "$name") || return 2
+	res=$(bash "$TOP/ci/boot.sh" "$image" "$log" "$vcpus" \
+		"$args dt.hz=$hz dt.idle=$idle $boot_plan" 600 </dev/null) && boot_rc=0 || boot_rc=$?
+	tests_pass=$(summary_count tests_pass "$res")
+	tests_skip=$(summary_count tests_skip "$res")
+	tests_fail=$(summary_count tests_fail "$res")
+	grep -E '^(not )?ok ' "$log" | sed "s/^/    [$name] /" >&2 || true
+}
+
 # --- Interrupted runs ------------------------------------------------------
 # guard "$@": the first command of a script that moves the tree or starts
 # QEMU (check.sh, selftest.sh). An interrupted run (Ctrl-C, the SIGTERM of a

@@ -33,25 +33,17 @@ passed=$((passed + 1))
 grep -E 'warning:' "$LOGDIR/retest-build.log" >&2
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")
 
-# The value of KEY=N in the verdict's summary line, 0 when absent
-count() { sed -n "s/.*\\b$1=\\([0-9][0-9]*\\).*/\\1/p" <<<"$2" | tail -n1 | grep . || echo 0; }
-
 while read -r name vcpus args; do
 	case $name in ''|'#'*) continue ;; esac
-	[ "$args" = - ] && args=""
-	if ! plan=$(bash "$TOP/ci/plan.sh" "$name"); then
+	say ""
+	say "=== boot $name: $vcpus vCPU(s) ${args#-}"
+	log="$LOGDIR/retest-$name.log"
+	if ! run_boot "$name" "$vcpus" "$args" "$WORK/build-on/arch/x86/boot/bzImage" "$log" "$hz" 20; then
 		bad "no test plan for boot $name (ci/plan.sh, ci/tests.conf)"
 		continue
 	fi
-	say ""
-	say "=== boot $name: $vcpus vCPU(s) $args"
-	log="$LOGDIR/retest-$name.log"
-	res=$(bash "$TOP/ci/boot.sh" "$WORK/build-on/arch/x86/boot/bzImage" "$log" "$vcpus" \
-		"$args dt.hz=$hz dt.idle=20 $plan" 600 </dev/null)
-	rc=$?
-	tp=$(count tests_pass "$res") ts=$(count tests_skip "$res") tf=$(count tests_fail "$res")
+	plan=$boot_plan rc=$boot_rc tp=$tests_pass ts=$tests_skip tf=$tests_fail
 	passed=$((passed + tp)) skipped=$((skipped + ts)) failed=$((failed + tf))
-	grep -E '^(not )?ok ' "$log" | sed "s/^/    [$name] /" >&2
 	[ "$ts" = 0 ] || bad "boot $name: $ts guest test(s) skipped, where the tip runs them all: $plan"
 	if [ $rc = 0 ]; then
 		passed=$((passed + 1))

@@ -14,7 +14,7 @@ set +e
 export TOP WORK TREE LOGDIR
 
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
-	guest-test-crashes wrong-tick-device boot-timeout tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
+	guest-test-crashes wrong-tick-device boot-timeout randconfig-loses-feature tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
 	export-detached export-refuses-stray interrupted-run interrupted-run-int)
 read -ra cases <<<"${SELFTEST_CASES:-${all[*]}}"
 want() { [[ " ${cases[*]} " == *" $1 "* ]]; }
@@ -148,6 +148,17 @@ if want build-error && st_begin build-error; then
 	expect build-error "dyn-tick.c:[0-9]+:[0-9]+: error" \
 		bash "$TOP/ci/build.sh" "$WORK/build-on" base dyntick-on
 	st_end
+fi
+
+# 3b. A random configuration that loses the feature: the forced fragment
+# with HIGH_RES_TIMERS on (NO_IDLE_HZ depends on it being off). Configures
+# only, no build: ci/randconfig.sh must fail the seed and name it.
+if want randconfig-loses-feature; then
+	mkdir -p "$tmp/frag"
+	sed 's/^# CONFIG_HIGH_RES_TIMERS is not set$/CONFIG_HIGH_RES_TIMERS=y/' \
+		"$FRAG/randconfig.config" >"$tmp/frag/randconfig.config"
+	expect randconfig-loses-feature "randconfig FAIL seed 0x5: the configuration has no NO_IDLE_HZ=y" \
+		env FRAG="$tmp/frag" WORK="$tmp/work" LOGDIR="$tmp" bash "$TOP/ci/randconfig.sh" 0x5
 fi
 
 # 4. A kernel that panics at boot (no init to run).

@@ -31,8 +31,10 @@ ktap=1
 case $mode in shell|demo|bench) ktap=0 ;; esac
 
 # One pass over the KTAP output: plan lines, results, their numbering.
-plans=0 plan=0 planline=0 firstres=0 results=0 pass=0 skip=0 fail=0 failed="" seqbad=""
-eval "$(awk '
+# awk prints one value a line, read into the variables (never evaluated).
+{ read -r plans; read -r plan; read -r planline; read -r firstres; read -r results
+  read -r pass; read -r skip; read -r fail; IFS= read -r failed; IFS= read -r seqbad
+} < <(awk '
 	/^1\.\.[0-9]+$/ { plans++; if (plans == 1) { plan = substr($0, 4); planline = NR } next }
 	/^(not )?ok [0-9]+( |$)/ {
 		results++
@@ -48,10 +50,9 @@ eval "$(awk '
 	}
 	END {
 		gsub(/[^a-zA-Z0-9_.,() -]/, "?", failed); gsub(/[^a-zA-Z0-9 ]/, "?", seqbad)
-		printf "plans=%d plan=%d planline=%d firstres=%d results=%d pass=%d skip=%d fail=%d ",
-			plans, plan, planline, firstres, results, pass, skip, fail
-		printf "failed=\"%s\" seqbad=\"%s\"\n", failed, seqbad
-	}' "$log")"
+		printf "%d\n%d\n%d\n%d\n%d\n%d\n%d\n%d\n%s\n%s\n",
+			plans, plan, planline, firstres, results, pass, skip, fail, failed, seqbad
+	}' "$log")
 
 why=()
 [ "$fail" != 0 ] && why+=("$fail guest test(s) failed: $failed")

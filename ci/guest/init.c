@@ -20,6 +20,7 @@
 #include <fcntl.h>
 #include <linux/rtc.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -428,23 +429,40 @@ static void t_sleep_sane(void)
 	       "1 s sleep took %.3f s monotonic, %.3f s realtime", dm / 1e9, dr / 1e9);
 }
 
-/* The long idle period, shared by the tests that judge it */
-static struct {
+/*
+ * The long idle period, shared by the tests that judge it. Each test runs in
+ * its own process (run_test()), so the window's results live in memory
+ * shared with every test's process, mapped before the first test: the first
+ * test that needs the window measures it, the others read it (one window of
+ * dt.idle seconds, not one per test). If the mapping fails, each of them
+ * measures its own.
+ */
+struct idle_window {
 	int done;
 	double secs, rate, idle_pct;
 	struct drift drift;
-} idle;
+};
+static struct idle_window idle_private, *idle = &idle_private;
+
+__attribute__((constructor)) static void idle_window_map(void)
+{
+	void *p = mmap(NULL, sizeof(*idle), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		idle = p;
+}
 
 static void long_idle(void)
 {
+	struct idle_window w = { 0 };
 	long long i0, i1, s0, s1;
 	int64_t m0, m1;
 
-	if (idle.done)
+	if (idle->done)
 		return;
-	idle.done = 1;
 	diag("idle for %d s", idle_secs);
-	drift_start(&idle.drift);
+	drift_start(&w.drift);
 	s0 = stat_idle();
 	i0 = timer_irqs();
 	m0 = mono_ns();
@@ -452,41 +470,43 @@ static void long_idle(void)
 	m1 = mono_ns();
 	i1 = timer_irqs();
 	s1 = stat_idle();
-	drift_end(&idle.drift);
+	drift_end(&w.drift);
 
-	idle.secs = (m1 - m0) / 1e9;
-	idle.rate = (i1 - i0) / idle.secs / ncpu;
-	idle.idle_pct = 100.0 * (s1 - s0) / sysconf(_SC_CLK_TCK) / (idle.secs * ncpu);
+	w.secs = (m1 - m0) / 1e9;
+	w.rate = (i1 - i0) / w.secs / ncpu;
+	w.idle_pct = 100.0 * (s1 - s0) / sysconf(_SC_CLK_TCK) / (w.secs * ncpu);
+	w.done = 1;
 	diag("idle %.2f s: %lld timer interrupts (%.1f/s per CPU), %s, idle time %.2f %%",
-	     idle.secs, i1 - i0, idle.rate, idle.drift.text, idle.idle_pct);
+	     w.secs, i1 - i0, w.rate, w.drift.text, w.idle_pct);
+	*idle = w;	/* complete, or not at all: a test that dies here leaves none */
 }
 
 static void t_idle_skips(void)
 {
 	long_idle();
-	result(idle.rate <= skip_limit(), "idle_skips",
+	result(idle->rate <= skip_limit(), "idle_skips",
 	       "%.1f timer interrupts/s per CPU while idle (periodic: %d, limit %.0f)",
-	       idle.rate, hz, skip_limit());
+	       idle->rate, hz, skip_limit());
 }
 
 static void t_jiffies_vs_monotonic(void)
 {
 	long_idle();
-	if (!idle.drift.ok) {
-		result(0, "jiffies_vs_monotonic", "%s over %.1f s", idle.drift.text, idle.secs);
+	if (!idle->drift.ok) {
+		result(0, "jiffies_vs_monotonic", "%s over %.1f s", idle->drift.text, idle->secs);
 		return;
 	}
-	result(drift_within(&idle.drift, 10000000LL), "jiffies_vs_monotonic",
+	result(drift_within(&idle->drift, 10000000LL), "jiffies_vs_monotonic",
 	       "jiffies moved %.2f ms against CLOCK_MONOTONIC over %.1f s (limit 10 ms)",
-	       idle.drift.ns / 1e6, idle.secs);
+	       idle->drift.ns / 1e6, idle->secs);
 }
 
 static void t_proc_stat_idle(void)
 {
 	long_idle();
-	result(idle.idle_pct > 98.0 && idle.idle_pct < 102.0, "proc_stat_idle",
+	result(idle->idle_pct > 98.0 && idle->idle_pct < 102.0, "proc_stat_idle",
 	       "/proc/stat idle covers %.2f %% of %.1f s x %d CPUs (limit 2 %%)",
-	       idle.idle_pct, idle.secs, ncpu);
+	       idle->idle_pct, idle->secs, ncpu);
 }
 
 /*

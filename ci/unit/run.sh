@@ -11,7 +11,8 @@
 #   guest-*    ci/guest/init.c on the host, in a harness: its check of
 #              dt.tests/dt.skip (guest_names.c), and on a fake clock its
 #              jiffies drift without data and its early wake-ups
-#              (guest_clock.c)
+#              (guest_clock.c), and one idle window for the tests that
+#              judge it, each in its own process (guest_idle.c)
 # Prints "unit ok NAME" or "unit FAIL NAME" per case, ends with
 # "N passed, N failed" and exits non-zero when a case failed.
 # usage: run.sh [PATTERN]   (only the cases whose name matches PATTERN)
@@ -219,6 +220,7 @@ guest() {	# CASE SOURCE SUMMARY
 guest guest-names guest_names.c "an unknown name in dt.tests or dt.skip is 'not ok N NAME # unknown test', once"
 guest guest-clock guest_clock.c "no jiffies edge is NO DATA and fails its test; an early wake-up fails"
 guest guest-runner guest_runner.c "each test in its own process: a crash fails that test alone, the next ones run; two results fail"
+guest guest-idle guest_idle.c "idle_skips, jiffies_vs_monotonic and proc_stat_idle, each in its own process, judge one idle window"
 
 # ---- hang dump --------------------------------------------------------------
 # ci/qemu_dump.py on a canned "info registers -a" answer of two vCPUs: each
