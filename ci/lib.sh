@@ -162,6 +162,16 @@ show_edits() {	# LINES: the first 20 git status lines to stderr
 	[ "$n" -le 20 ] || say "    ... and $((n - 20)) more"
 }
 
+# series_warnings LOG: the compiler warnings in LOG that are in a file the
+# series touches (git diff dyntick-base..series), whatever the build's path
+# prefix; no output when there are none. The matrix's kernels and the random
+# configurations fail on them.
+series_warnings() {
+	local files
+	files=$(git -C "$TREE" diff --name-only "$(base_commit)..series" | paste -sd'|' -)
+	grep -E "^(.*/)?($files):[0-9]+:[0-9]+: warning:" "$1" || true
+}
+
 # --- Boots of ci/boots.conf -------------------------------------------------
 # summary_count KEY LINE: N of KEY=N in the verdict's summary line
 # (ci/verdict.sh: "boot=ok tests_pass=N tests_skip=N tests_fail=N secs=N"),

@@ -49,8 +49,8 @@ for r in "${rows[@]}"; do
 		# No compiler warning in a file the series touches, in this
 		# configuration either (the per-commit check judges W=1 and
 		# sparse in its own; Debian's tree has warnings of its own)
-		series_files=$(git -C "$TREE" diff --name-only "$(base_commit)..series" | paste -sd'|' -)
-		if warn=$(grep -E "^(.*/)?($series_files):[0-9]+:[0-9]+: warning:" "$blog"); then
+		warn=$(series_warnings "$blog")
+		if [ -n "$warn" ]; then
 			built[$kernel]=FAIL
 			say "matrix: kernel $kernel: compiler warnings in the series' files:"
 			printf '%s\n' "$warn" | sed 's/^/    /' >&2

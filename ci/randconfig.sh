@@ -17,7 +17,6 @@ mkdir -p "$LOGDIR"
 [ -d "$TREE/.git" ] || die "randconfig: no kernel worktree at $TREE: run make tree first"
 [ "$(git -C "$TREE" rev-parse HEAD)" = "$(git -C "$TREE" rev-parse series)" ] ||
 	die "randconfig: $TREE is not at the tip of the series (git checkout series)"
-files=$(git -C "$TREE" diff --name-only "$(base_commit)..series" -- '*.c' '*.h' | paste -sd'|' -)
 
 passed=0 failed=0
 seeds=("$@")
@@ -37,10 +36,10 @@ for seed in "${seeds[@]}"; do
 	elif ! kmake "$out" >>"$log" 2>&1; then
 		why="does not build"
 	else
-		w=$(grep -E "(^|/)($files):[0-9]+:[0-9]+: warning:" "$log" || true)
+		w=$(series_warnings "$log")
 		[ -z "$w" ] || why="$(wc -l <<<"$w") warning(s) in the series' files: $(head -n1 <<<"$w")"
 	fi
-	opts=$(grep -E '^CONFIG_(SMP|X86_LOCAL_APIC|DYN_TICK_USE_APIC|HPET_TIMER|MODULES|PREEMPTION)=' "$out/.config" | sed 's/^CONFIG_//' | paste -sd' ' -)
+	opts=$(grep -E '^CONFIG_(SMP|X86_LOCAL_APIC|DYN_TICK_USE_APIC|HPET_TIMER|MODULES|PREEMPTION)=' "$out/.config" 2>/dev/null | sed 's/^CONFIG_//' | paste -sd' ' - || true)
 	if [ -z "$why" ]; then
 		passed=$((passed + 1))
 		say "randconfig ok   seed $seed ($(( $(date +%s) - t ))s; ${opts:-none of SMP, local APIC, DYN_TICK_USE_APIC, HPET, modules, preemption})"
