@@ -32,6 +32,21 @@ trap 'restore; exit 143' TERM
 
 bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || die "guest userland does not build"
 
+# The kernel a mutant is built in: tiny (tinyconfig, base, dyntick-on; a
+# copy of the tip's build-on to start from) or debian (Debian's own
+# configuration, the kernel of the matrix rows debian*: a copy of theirs).
+mutant_out() { [ "$1" = debian ] && echo "$out-debian" || echo "$out"; }
+build_mutant() {
+	local cfg
+	if [ "$1" = debian ]; then
+		cfg=$(bash "$TOP/ci/distro-config.sh") &&
+			seed_build "$WORK/build-m-debian-distro" "$out-debian" &&
+			BASECONFIG=$cfg bash "$TOP/ci/build.sh" "$out-debian" distro
+	else
+		seed_build "$WORK/build-on" "$out" && bash "$TOP/ci/build.sh" "$out" base dyntick-on
+	fi
+}
+
 passed=0 failed=0 n=0
 table=("mutant|catcher|result")
 while IFS= read -r line; do
@@ -44,6 +59,9 @@ while IFS= read -r line; do
 	trim() { sed -E 's/^ +//; s/ +$//' <<<"$1"; }
 	name=$(trim "${f[0]}") file=$(trim "${f[1]}") subst=$(trim "${f[2]}")
 	vcpus=$(trim "${f[3]}") args=$(trim "${f[4]}") catcher=$(trim "${f[5]}")
+	kernel=tiny
+	[[ $vcpus != *@* ]] || kernel=${vcpus#*@} vcpus=${vcpus%%@*}
+	case $kernel in tiny | debian) ;; *) die "mutants: ci/mutants.conf: $name: no kernel '$kernel' (tiny or debian)" ;; esac
 	[ $# = 0 ] || [[ $want == *" $name "* ]] || continue
 	n=$((n + 1))
 	say ""
@@ -68,8 +86,7 @@ while IFS= read -r line; do
 		else
 			verdict="FAIL: the KUnit run broke (log $LOGDIR/mutant-$name.log)"
 		fi
-	elif ! seed_build "$WORK/build-on" "$out" ||
-		! bash "$TOP/ci/build.sh" "$out" base dyntick-on >"$LOGDIR/mutant-$name-build.log" 2>&1; then
+	elif ! build_mutant "$kernel" >"$LOGDIR/mutant-$name-build.log" 2>&1; then
 		if [ "$catcher" = build ]; then
 			verdict="killed: $(grep -m1 -E 'ERROR|error:' "$LOGDIR/mutant-$name-build.log" | cut -c1-160)"
 		else
@@ -78,10 +95,10 @@ while IFS= read -r line; do
 	elif [ "$catcher" = build ]; then
 		verdict="SURVIVED: it builds"
 	else
-		hz=$(sed -n 's/^CONFIG_HZ=//p' "$out/.config")
+		hz=$(sed -n 's/^CONFIG_HZ=//p' "$(mutant_out "$kernel")/.config")
 		[ "$args" = - ] && args=""
 		rc=0
-		bash "$TOP/ci/boot.sh" "$out/arch/x86/boot/bzImage" "$LOGDIR/mutant-$name.log" \
+		bash "$TOP/ci/boot.sh" "$(mutant_out "$kernel")/arch/x86/boot/bzImage" "$LOGDIR/mutant-$name.log" \
 			"$vcpus" "$args dt.hz=$hz dt.idle=5 dt.tests=$catcher" 600 \
 			</dev/null >/dev/null 2>&1 || rc=$?
 		if [ $rc = 0 ]; then

@@ -41,18 +41,37 @@ if not a.interactive and not a.log:
     ap.error("--log is required unless --interactive")
 
 
-def machine(extra):
+def disk(where):
+    """dt.disk=IOPS among the kernel arguments: a 16 MiB virtio disk (an
+    empty sparse image in WHERE, read-only) whose requests QEMU throttles
+    to IOPS a second, so that a task reading it waits for I/O (the guest
+    test proc_stat_iowait). Without it, no disk."""
+    iops = [w.split("=", 1)[1] for w in a.append.split() if w.startswith("dt.disk=")]
+    if not iops:
+        return []
+    if not iops[-1].isdigit() or int(iops[-1]) < 1:
+        ap.error(f"dt.disk={iops[-1]}: a number of requests a second")
+    img = os.path.join(where, "disk.img")
+    with open(img, "wb") as f:
+        f.truncate(16 << 20)
+    return ["-drive", f"file={img},if=none,id=d0,format=raw,readonly=on,"
+            f"throttling.iops-total={int(iops[-1])}",
+            "-device", "virtio-blk-pci,drive=d0"]
+
+
+def machine(extra, where):
     """The guest machine: no PS/2 controller (i8042=off), as probing the
     mouse takes seconds under TCG and would land in the first
-    measurements of the guest; 256 MiB; the kernel on ttyS0."""
+    measurements of the guest; 256 MiB; the kernel on ttyS0; a disk if
+    the kernel arguments ask for one (disk())."""
     return ["qemu-system-i386", "-accel", "tcg", "-M", "pc,i8042=off", "-m", "256",
-            "-smp", a.smp, "-no-reboot"] + extra + [
+            "-smp", a.smp, "-no-reboot"] + extra + disk(where) + [
             "-kernel", a.kernel, "-initrd", a.initrd,
             "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
 
 
 if a.interactive:
-    os.execvp("qemu-system-i386", machine(["-nographic"]))
+    os.execvp("qemu-system-i386", machine(["-nographic"], tempfile.mkdtemp()))
 
 # In a guarded run (ci/lib.sh: guard) the socket and QEMU's pid file go to
 # the run's directory, so that an interrupted run finds and removes them.
@@ -112,7 +131,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
 
 cmd = machine(["-display", "none", "-monitor", f"unix:{mon},server=on,wait=off",
                "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
-               "-serial", "chardev:s0"])
+               "-serial", "chardev:s0"], sockdir)
 if pidfile:
     cmd += ["-pidfile", pidfile]
 qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)

