@@ -80,55 +80,55 @@ static int canned(int skips, int runs, int ticks, struct allidle_ev *ev)
 	return allidle_parse(trace, ev, 64);
 }
 
-int main(void)
+#define MS 1000000LL
+
+/*
+ * canned(SKIPS, RUNS, TICKS) replayed with the task's gaps: from its
+ * wake-up to its first reading at WOKE, and from JUMP_FROM to JUMP_TO if
+ * JUMP_TO; at most 16 ms of skip beside a task. Returns the events read.
+ */
+static int replay(int skips, int runs, int ticks, int64_t woke, int64_t jump_from, int64_t jump_to,
+		  struct allidle_result *r)
 {
 	static struct allidle_ev ev[64];
-	struct allidle_gap gaps[4];
+	struct allidle_gap gaps[2] = { { 0, woke }, { jump_from, jump_to } };
+	int n = canned(skips, runs, ticks, ev);
+
+	allidle_replay(ev, n, gaps, jump_to ? 2 : 1, 16 * MS, r);
+	return n;
+}
+
+int main(void)
+{
 	struct allidle_result r;
-	int64_t ms = 1000000LL, bound = 16 * ms, t0;
+	int64_t ms = MS, woke = 110 * MS + 20000, t0;
 	int n, ok;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	hz = 1000;
 	ncpu = 2;
 
-	n = canned(1, 0, 0, ev);
-	gaps[0] = (struct allidle_gap){ 0, 110 * ms + 20000 };
-	allidle_replay(ev, n, gaps, 1, bound, &r);
+	n = replay(1, 0, 0, woke, 0, 0, &r);
 	expect(n == 5 && r.bad == 1 && r.worst == 30 * ms && r.stalls == 0,
 	       "cpu1 skips for 30 ms of a task on cpu0: fails", &r);
 
-	n = canned(1, 0, 0, ev);
-	gaps[0] = (struct allidle_gap){ 0, 110 * ms + 20000 };
-	gaps[1] = (struct allidle_gap){ 111 * ms, 139 * ms };
-	allidle_replay(ev, n, gaps, 2, bound, &r);
+	n = replay(1, 0, 0, woke, 111 * ms, 139 * ms, &r);
 	expect(r.bad == 0 && r.worst == 2 * ms && r.stalls == 1 && r.stall_max == 28 * ms,
 	       "the same, cpu0 standing still for 28 ms of it: passes", &r);
 
-	n = canned(1, 0, 1, ev);
-	gaps[0] = (struct allidle_gap){ 0, 110 * ms + 20000 };
-	gaps[1] = (struct allidle_gap){ 111 * ms, 139 * ms };
-	allidle_replay(ev, n, gaps, 2, bound, &r);
+	n = replay(1, 0, 1, woke, 111 * ms, 139 * ms, &r);
 	expect(n == 34 && r.bad == 1 && r.worst == 30 * ms && r.stalls == 0,
 	       "the same jump of the task's clock, cpu0 tracing its ticks: no stall, fails", &r);
 
-	n = canned(1, 0, 2, ev);
-	gaps[0] = (struct allidle_gap){ 0, 110 * ms + 20000 };
-	gaps[1] = (struct allidle_gap){ 111 * ms, 139 * ms };
-	allidle_replay(ev, n, gaps, 2, bound, &r);
+	n = replay(1, 0, 2, woke, 111 * ms, 139 * ms, &r);
 	expect(n == 6 && r.bad == 0 && r.stalls == 1 && r.stall_max == 27500000LL,
 	       "the same, cpu0 taking the tick it missed before the task reads its clock: passes", &r);
 
-	n = canned(0, 1, 0, ev);
-	gaps[0] = (struct allidle_gap){ 0, 110 * ms + 20000 };
-	gaps[1] = (struct allidle_gap){ 111 * ms, 139 * ms };
-	allidle_replay(ev, n, gaps, 2, bound, &r);
+	replay(0, 1, 0, woke, 111 * ms, 139 * ms, &r);
 	expect(r.bad == 1 && r.worst == 30 * ms,
 	       "cpu0 skips for 30 ms of a task on cpu1, cpu0's task stood still: fails", &r);
 
-	n = canned(1, 0, 0, ev);
-	gaps[0] = (struct allidle_gap){ 0, 135 * ms };
-	allidle_replay(ev, n, gaps, 1, bound, &r);
+	replay(1, 0, 0, 135 * ms, 0, 0, &r);
 	expect(r.bad == 0 && r.worst == 5 * ms && r.stalls == 1 && r.stall_max == 25 * ms,
 	       "cpu0 switched to the task at 110 ms, which read its clock first at 135 ms: a stall, passes", &r);
 
