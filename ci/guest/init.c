@@ -2108,8 +2108,8 @@ static void t_all_idle(void)
 }
 
 /*
- * /proc/stat sampled while a task waits for block I/O (matrix row debian:
- * dt.disk=IOPS makes ci/qemu_run.py give the guest a virtio disk whose
+ * /proc/stat sampled while a task waits for block I/O (by hand, see the
+ * README: dt.disk=IOPS makes ci/qemu_run.py give the guest a virtio disk whose
  * requests QEMU throttles to IOPS a second). A task pinned to CPU 0 reads
  * the disk with O_DIRECT, so that CPU 0 is mostly idle with a task waiting
  * for I/O, and its skips are iowait; the last CPU reads /proc/stat every
@@ -2161,7 +2161,7 @@ static void t_proc_stat_iowait(void)
 	int64_t t0, t1, now, prevt;
 	long long lagp[65] = { 0 }, jump = 0;
 	char jump_txt[120] = "";
-	int i, c, k, n, m, samples = 0, errs = 0, fd, exact = 9, worst_cpu = 0;
+	int c, k, n, m, iowait0, samples = 0, errs = 0, fd, exact = 9, worst_cpu = 0;
 	char down[200] = "", worst_txt[120] = "";
 	unsigned int seed = 1;
 	pid_t reader;
@@ -2247,14 +2247,14 @@ static void t_proc_stat_iowait(void)
 			snprintf(worst_txt, sizeof(worst_txt), "%lld", sum);
 		}
 	}
-	i = n > 1 ? (int)(prev[1][4] - first[1][4]) : 0;
+	iowait0 = n > 1 ? (int)(prev[1][4] - first[1][4]) : 0;
 	result(!errs && !down[0] && n == ncpu + 1 && samples >= 100 && worst * 10 <= elapsed &&
-	       i * 2 >= elapsed && st1[ST_SKIPS] - st0[ST_SKIPS] >= 50,
+	       iowait0 * 2 >= elapsed && st1[ST_SKIPS] - st0[ST_SKIPS] >= 50,
 	       "proc_stat_iowait",
 	       "%d samples of /proc/stat in %.1f s, %lld skips: %s; each CPU's fields add up to the %lld units (USER_HZ) elapsed within %lld (cpu%d: %s; limit a tenth, exact %d: %s); cpu0 iowait %d units (at least half)%s",
 	       samples, (t1 - t0) / 1e9, st1[ST_SKIPS] - st0[ST_SKIPS],
 	       down[0] ? down : "no field of any CPU went down", elapsed, worst, worst_cpu,
-	       worst_txt, exact, worst <= exact ? "met" : "NOT MET", i,
+	       worst_txt, exact, worst <= exact ? "met" : "NOT MET", iowait0,
 	       errs ? "; /proc/stat unreadable" : "");
 }
 
