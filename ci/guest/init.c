@@ -2129,7 +2129,7 @@ static void t_all_idle(void)
 #define IOWAIT_SECS	10
 #define IOWAIT_FIELDS	8
 
-/* The "cpu" line and the per-CPU lines of /proc/stat: CPU -1 is the total */
+/* The "cpu" line (row 0, all CPUs) and the per-CPU lines (row c: CPU c - 1) of /proc/stat */
 static int iowait_sample(long long (*v)[IOWAIT_FIELDS], int max)
 {
 	static char buf[16384];
@@ -2149,6 +2149,17 @@ static int iowait_sample(long long (*v)[IOWAIT_FIELDS], int max)
 		n++;
 	}
 	return n;
+}
+
+/* How many USER_HZ units a CPU's fields grew by, from THEN to NOW */
+static long long iowait_grew(const long long *now, const long long *then)
+{
+	long long sum = 0;
+	int k;
+
+	for (k = 0; k < IOWAIT_FIELDS; k++)
+		sum += now[k] - then[k];
+	return sum;
 }
 
 static void t_proc_stat_iowait(void)
@@ -2205,11 +2216,8 @@ static void t_proc_stat_iowait(void)
 		samples++;
 		now = mono_ns();
 		for (c = 1; c < n && c < 65; c++) {
-			long long sum = 0, lag;
+			long long lag = (now - t0) * user_hz / 1000000000LL - iowait_grew(cur[c], first[c]);
 
-			for (k = 0; k < IOWAIT_FIELDS; k++)
-				sum += cur[c][k] - first[c][k];
-			lag = (now - t0) * user_hz / 1000000000LL - sum;
 			if (lag - lagp[c] > jump) {
 				jump = lag - lagp[c];
 				snprintf(jump_txt, sizeof(jump_txt), "cpu%d fell %lld units behind between %.3f s and %.3f s",
@@ -2236,10 +2244,8 @@ static void t_proc_stat_iowait(void)
 	/* Each CPU's fields add up to the time elapsed */
 	elapsed = (t1 - t0) * user_hz / 1000000000LL;
 	for (c = 1; c < n; c++) {
-		long long sum = 0, d;
+		long long sum = iowait_grew(prev[c], first[c]), d;
 
-		for (k = 0; k < IOWAIT_FIELDS; k++)
-			sum += prev[c][k] - first[c][k];
 		d = sum > elapsed ? sum - elapsed : elapsed - sum;
 		if (d > worst || c == 1) {
 			worst = d;
