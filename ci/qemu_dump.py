@@ -2,9 +2,14 @@
 """What the vCPUs of a guest that hangs are doing, asked of QEMU's monitor
 before the guest is killed at its timeout: every vCPU's registers twice,
 a second apart, and its local APIC (the timer's count and divider, whether
-it is masked). Each EIP is named from the System.map of the kernel's build
-directory. Prints the raw answers as "HANG | ..." lines, then one summary
-line a vCPU:
+it is masked), the top of every vCPU's stack with the kernel text
+addresses on it named and the code bytes just before each (what an INT3
+or a call left behind: a loop through an exception shows the address it
+keeps coming back to, and whether the byte there is still 0xcc), and the
+kernel's text_poke_bp() descriptor (bp_desc: vec, nr_entries, refs) when
+the System.map has it. Each EIP is named from the System.map of the
+kernel's build directory. Prints the raw answers as "HANG | ..." lines,
+then one summary line a vCPU:
 
   HANG cpu0: EIP c1234567 default_idle+0x12, IF 1, HLT 1; 1 s later: EIP ...
 
@@ -64,10 +69,11 @@ def cpus(regs):
 
 
 class Symbols:
-    """Text symbols of a System.map, to name an address."""
+    """Text symbols of a System.map, to name an address; .data has the
+    address of every symbol by name."""
 
     def __init__(self, path):
-        self.addrs, self.names = [], []
+        self.addrs, self.names, self.data = [], [], {}
         try:
             with open(path) as f:
                 for line in f:
@@ -75,6 +81,8 @@ class Symbols:
                     if len(p) >= 3 and p[1] in "tTwW":
                         self.addrs.append(int(p[0], 16))
                         self.names.append(p[2])
+                    if len(p) >= 3:
+                        self.data.setdefault(p[2], int(p[0], 16))
         except OSError:
             pass
         order = sorted(range(len(self.addrs)), key=lambda i: self.addrs[i])
@@ -96,6 +104,39 @@ def summary(answers, syms):
             seen.setdefault(cpu, []).append(
                 f"EIP {eip:08x} {syms.name(eip)}, IF {efl >> 9 & 1}, HLT {hlt}")
     return [f"HANG cpu{cpu}: " + "; 1 s later: ".join(v) for cpu, v in sorted(seen.items())]
+
+
+def words(answer):
+    """The 32-bit words of an "x/NNxw" answer, in order."""
+    out = []
+    for line in answer.split("\n"):
+        m = re.match(r"\s*[0-9a-f]+:((\s+0x[0-9a-f]+)+)\s*$", line)
+        if m:
+            out += [int(w, 16) for w in m.group(1).split()]
+    return out
+
+
+def stacks(sock, n, syms):
+    """Each vCPU's stack top, the text addresses on it named, and the
+    code bytes before the first few of them, as report lines."""
+    lines = []
+    ans = monitor(sock, [c for i in range(n) for c in (f"cpu {i}", "x/32xw $esp")])
+    for i in range(n):
+        ws = words(ans[2 * i + 1])
+        text = [w for w in ws if syms.name(w) != "?"]
+        lines.append(f"HANG | stack cpu{i}: " + " ".join(f"{w:08x}" for w in ws))
+        lines.append(f"HANG | stack cpu{i} text: " +
+                     (", ".join(f"{w:08x} {syms.name(w)}" for w in text) or "none"))
+        cmds = [f"x/8xb {w - 4:#x}" for w in text[:4]]
+        for w, cmd, code in zip(text, cmds, monitor(sock, [f"cpu {i}"] + cmds)[1:]):
+            lines += [f"HANG | code cpu{i} {syms.name(w)}: " + l.strip()
+                      for l in clean(code, cmd)]
+    addr = syms.data.get("bp_desc")
+    if addr:
+        ans = monitor(sock, ["cpu 0", f"x/3xw {addr:#x}"])[1]
+        lines.append("HANG | bp_desc (vec, nr_entries, refs): " +
+                     " ".join(f"{w:#x}" for w in words(ans)))
+    return lines
 
 
 def system_map(kernel):
@@ -126,6 +167,10 @@ def dump(sock, kernel):
             [(f"local APIC {i}", t, f"info lapic {i}", None) for i, t in enumerate(lapics)]:
         lines.append(f"HANG | {title}:")
         lines += ["HANG | " + l for l in clean(text, cmd, keep)]
+    try:
+        lines += stacks(sock, n, syms)
+    except OSError as e:
+        lines.append(f"HANG | stacks: no answer from the QEMU monitor: {e}")
     return lines + summary([first, second], syms)
 
 

@@ -186,7 +186,7 @@ expect wrong-tick-device "BOOT FAIL .*guest test\(s\) failed: tick_device" \
 
 # 6. A guest that never finishes (hangs until the timeout), and what its
 # vCPU was doing, from QEMU's monitor (ci/qemu_dump.py), named from the
-# System.map: the idle loop's halt.
+# System.map: the idle loop's halt; and its stack, with the idle loop on it.
 if want boot-timeout; then
 	expect boot-timeout "BOOT FAIL .*timeout after" \
 		bash "$TOP/ci/boot.sh" "$kernel" "$LOGDIR/selftest-hang.log" 1 "dt.mode=shell dt.hang=1" 15
@@ -195,6 +195,12 @@ if want boot-timeout; then
 		echo "selftest ok   hang-dump: $(cut -c1-150 <<<"$line")"
 	else
 		echo "selftest FAIL hang-dump: no named EIP of cpu0 in $LOGDIR/selftest-hang.log"
+		fails=$((fails + 1))
+	fi
+	if line=$(grep -m1 -E '^HANG \| stack cpu0 text: .*do_idle\+0x' "$LOGDIR/selftest-hang.log"); then
+		echo "selftest ok   hang-stack: $(cut -c1-150 <<<"$line")"
+	else
+		echo "selftest FAIL hang-stack: no do_idle on cpu0's stack in $LOGDIR/selftest-hang.log"
 		fails=$((fails + 1))
 	fi
 fi
