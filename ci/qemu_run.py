@@ -51,21 +51,27 @@ if not a.interactive and not a.log:
     ap.error("--log is required unless --interactive")
 
 
+def kernel_arg(name):
+    """The value of the last NAME=VALUE among the kernel arguments, or None."""
+    vals = [w.split("=", 1)[1] for w in a.append.split() if w.startswith(name + "=")]
+    return vals[-1] if vals else None
+
+
 def disk(where):
     """dt.disk=IOPS among the kernel arguments: a 16 MiB virtio disk (an
     empty sparse image in WHERE, read-only) whose requests QEMU throttles
     to IOPS a second, so that a task reading it waits for I/O (the guest
     test proc_stat_iowait). Without it, no disk."""
-    iops = [w.split("=", 1)[1] for w in a.append.split() if w.startswith("dt.disk=")]
-    if not iops:
+    iops = kernel_arg("dt.disk")
+    if iops is None:
         return []
-    if not iops[-1].isdigit() or int(iops[-1]) < 1:
-        ap.error(f"dt.disk={iops[-1]}: a number of requests a second")
+    if not iops.isdigit() or int(iops) < 1:
+        ap.error(f"dt.disk={iops}: a number of requests a second")
     img = os.path.join(where, "disk.img")
     with open(img, "wb") as f:
         f.truncate(16 << 20)
     return ["-drive", f"file={img},if=none,id=d0,format=raw,readonly=on,"
-            f"throttling.iops-total={int(iops[-1])}",
+            f"throttling.iops-total={int(iops)}",
             "-device", "virtio-blk-pci,drive=d0"]
 
 
@@ -76,16 +82,17 @@ def accel():
     no row asks for it yet). Debian's kernel patches its own text at run
     time (static keys, through text_poke_bp()), and multi-threaded TCG
     can keep running a translation of the old code on one vCPU after
-    another one rewrote it. A boot hung so: both vCPUs trapped on an INT3 at sched_clock_tick+0
-    over and over, with memory there already holding the new 2-byte NOP
-    (89 f6) and text_poke_bp()'s bp_desc released (refs 0), so that
-    kprobes' INT3 handler, finding no INT3 in memory, sent each vCPU back
-    to the same address (ci/qemu_dump.py printed all of it). With one
-    thread, no vCPU translates while another writes."""
-    tcg = [w.split("=", 1)[1] for w in a.append.split() if w.startswith("dt.tcg=")]
-    if tcg and tcg[-1] not in ("single", "multi"):
-        ap.error(f"dt.tcg={tcg[-1]}: single or multi")
-    return ["-accel", "tcg,thread=single" if tcg and tcg[-1] == "single" else "tcg"]
+    another one rewrote it. A boot hung so: both vCPUs trapped on an
+    INT3 at sched_clock_tick+0 over and over, with memory there already
+    holding the new 2-byte NOP (89 f6) and text_poke_bp()'s bp_desc
+    released (refs 0), so that kprobes' INT3 handler, finding no INT3 in
+    memory, sent each vCPU back to the same address (ci/qemu_dump.py
+    printed all of it). With one thread, no vCPU translates while another
+    writes."""
+    tcg = kernel_arg("dt.tcg")
+    if tcg not in (None, "single", "multi"):
+        ap.error(f"dt.tcg={tcg}: single or multi")
+    return ["-accel", "tcg,thread=single" if tcg == "single" else "tcg"]
 
 
 def machine(extra, where):
