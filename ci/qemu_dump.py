@@ -15,7 +15,9 @@ then one summary line a vCPU:
 
 usage: qemu_dump.py MONITOR_SOCKET BZIMAGE
        qemu_dump.py --parse REGISTERS_FILE SYSTEM_MAP   (the summary of a
-       saved "info registers -a" answer; for the unit tests)"""
+       saved "info registers -a" answer; for the unit tests)
+       qemu_dump.py --race LOG   (race() on the HANG lines of a log: exit 0
+       when they show the emulator's stale translation, 1 if not)"""
 import bisect, os, re, socket, sys, time
 
 
@@ -116,6 +118,20 @@ def words(answer):
     return out
 
 
+KERNEL_CS = 0x60  # __KERNEL_CS of 32-bit x86 (GDT entry 12)
+
+
+def int3_frames(ws, exc_int3):
+    """EIPs of the INT3 frames on a stack, given as its words @ws: the
+    32-bit entry code pushes the handler's address (exc_int3), then
+    the error code, then the CPU's frame EIP, CS (its upper half holds
+    the entry code's own flags), EFLAGS."""
+    if not exc_int3:
+        return []
+    return [ws[i + 2] for i in range(len(ws) - 3)
+            if ws[i] == exc_int3 and ws[i + 3] & 0xffff == KERNEL_CS]
+
+
 def stacks(sock, n, syms):
     """Each vCPU's stack top, the text addresses on it named, and the
     code bytes before the first few of them, as report lines."""
@@ -127,8 +143,12 @@ def stacks(sock, n, syms):
         lines.append(f"HANG | stack cpu{i}: " + " ".join(f"{w:08x}" for w in ws))
         lines.append(f"HANG | stack cpu{i} text: " +
                      (", ".join(f"{w:08x} {syms.name(w)}" for w in text) or "none"))
-        cmds = [f"x/8xb {w - 4:#x}" for w in text[:4]]
-        for w, cmd, code in zip(text, cmds, monitor(sock, [f"cpu {i}"] + cmds)[1:]):
+        # The first few text addresses, and the EIP of every INT3 frame
+        # (race() reads the bytes there)
+        at = list(dict.fromkeys(text[:4] + [ip for ip in int3_frames(ws, syms.data.get("exc_int3"))
+                                            if syms.name(ip) != "?"]))
+        cmds = [f"x/8xb {w - 4:#x}" for w in at]
+        for w, cmd, code in zip(at, cmds, monitor(sock, [f"cpu {i}"] + cmds)[1:]):
             lines += [f"HANG | code cpu{i} {syms.name(w)}: " + l.strip()
                       for l in clean(code, cmd)]
     addr = syms.data.get("bp_desc")
@@ -137,6 +157,53 @@ def stacks(sock, n, syms):
         lines.append("HANG | bp_desc (vec, nr_entries, refs): " +
                      " ".join(f"{w:#x}" for w in words(ans)))
     return lines
+
+
+def race(lines):
+    """Whether a dump (its lines) shows multi-threaded TCG's stale
+    translation: a vCPU with interrupts off in both samples, every INT3
+    frame on its stack at an EIP where memory holds no INT3 (neither the
+    byte before it, where the trap left EIP, nor the byte at it, where
+    kprobes' handler backs EIP up to), and text_poke_bp() done with its
+    breakpoints (bp_desc refs 0). A hang of the guest's own (a loop, a
+    deadlock, an INT3 still in memory, a text_poke_bp() in progress) is
+    not. Returns (True|False, reason)."""
+    refs = None
+    ws, exc, code, irqs_off = {}, {}, {}, set()
+    for l in lines:
+        m = re.match(r"HANG \| bp_desc \(vec, nr_entries, refs\): (\S+) (\S+) (\S+)$", l)
+        if m:
+            refs = int(m.group(3), 16)
+        m = re.match(r"HANG \| stack cpu(\d+): ([0-9a-f ]+)$", l)
+        if m:
+            ws[int(m.group(1))] = [int(w, 16) for w in m.group(2).split()]
+        m = re.match(r"HANG \| stack cpu(\d+) text: (.*)$", l)
+        if m:
+            for a, name in re.findall(r"([0-9a-f]{8}) (\S+?)(?:,|$)", m.group(2)):
+                if name == "exc_int3+0x0":
+                    exc[int(m.group(1))] = int(a, 16)
+        m = re.match(r"HANG \| code cpu\d+ \S+: ([0-9a-f]+): ((?:0x[0-9a-f]{2} ?){8})$", l)
+        if m:
+            code[int(m.group(1), 16)] = [int(b, 16) for b in m.group(2).split()]
+        m = re.match(r"HANG cpu(\d+): .*IF 0, .*1 s later: .*IF 0,", l)
+        if m:
+            irqs_off.add(int(m.group(1)))
+    if refs is None:
+        return False, "no bp_desc in the dump"
+    if refs:
+        return False, f"text_poke_bp() in progress (bp_desc refs {refs})"
+    stale = []
+    for cpu in sorted(irqs_off):
+        ips = int3_frames(ws.get(cpu, []), exc.get(cpu))
+        if ips and all(ip - 4 in code and 0xcc not in code[ip - 4][3:5] for ip in ips):
+            stale.append(f"cpu{cpu} at " + " ".join(
+                f"{ip:08x} ({code[ip - 4][3]:#04x} {code[ip - 4][4]:#04x})"
+                for ip in dict.fromkeys(ips)))
+    if not stale:
+        return False, (f"interrupts off on {len(irqs_off)} vCPU(s), none of them in INT3 "
+                       "frames at code without an INT3")
+    return True, ("INT3 frames where memory holds no INT3, bp_desc released: " +
+                  "; ".join(stale))
 
 
 def system_map(kernel):
@@ -171,11 +238,18 @@ def dump(sock, kernel):
         lines += stacks(sock, n, syms)
     except OSError as e:
         lines.append(f"HANG | stacks: no answer from the QEMU monitor: {e}")
-    return lines + summary([first, second], syms)
+    lines += summary([first, second], syms)
+    yes, why = race(lines)
+    return lines + [f"HANG emulator race: {'yes' if yes else 'no'}: {why}"]
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 4 and sys.argv[1] == "--parse":
+    if len(sys.argv) == 3 and sys.argv[1] == "--race":
+        with open(sys.argv[2]) as f:
+            yes, why = race(f.read().split("\n"))
+        print(f"HANG emulator race: {'yes' if yes else 'no'}: {why}")
+        sys.exit(0 if yes else 1)
+    elif len(sys.argv) == 4 and sys.argv[1] == "--parse":
         with open(sys.argv[2]) as f:
             print("\n".join(summary([f.read()], Symbols(sys.argv[3]))))
     elif len(sys.argv) == 3:

@@ -81,5 +81,9 @@ if [ -n "$verdict" ]; then
 	echo "boot=fail tests_pass=$pass tests_skip=$skip tests_fail=$fail secs=$secs"
 	exit 1
 fi
-say "BOOT OK   $name: $pass passed, $skip skipped (${secs}s)"
+# Booted again after the emulator's own hang (ci/qemu_run.py): said, not hidden
+again=""
+head -n1 "$log" | grep -aq '^qemu_run: boot 1 hung in the emulator' &&
+	again=", booted again after an emulator hang: $log.hang1"
+say "BOOT OK   $name: $pass passed, $skip skipped (${secs}s$again)"
 echo "boot=ok tests_pass=$pass tests_skip=$skip tests_fail=$fail secs=$secs"
