@@ -9,7 +9,8 @@ out=$(realpath -m "${1:-$WORK/guest}")
 mkdir -p "$out"
 src="$TOP/ci/guest/init.c"
 
-if [ ! -x "$out/init" ] || [ "$src" -nt "$out/init" ]; then
+# init.c includes the other parts of the guest (ci/guest/*.c)
+if [ ! -x "$out/init" ] || [ -n "$(find "$TOP/ci/guest" -name '*.c' -newer "$out/init")" ]; then
 	gcc -m32 -march=i686 -static -O2 -Wall -Wextra -Werror -o "$out/init" "$src"
 fi
 

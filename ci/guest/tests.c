@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Part of the test guest's /init, included by init.c (one program, one
+ * translation unit): the series' own tests (ci/tests.conf).
+ */
+
+/* ---- tests ------------------------------------------------------------ */
+
+static void t_sleep_sane(void)
+{
+	int64_t m0 = mono_ns(), r0 = real_ns(), dm, dr;
+
+	sleep_ns(1000000000LL);
+	dm = mono_ns() - m0;
+	dr = real_ns() - r0;
+	result(dm >= 1000000000LL && dm < 1500000000LL &&
+	       dr > 900000000LL && dr < 1600000000LL, "sleep_sane",
+	       "1 s sleep took %.3f s monotonic, %.3f s realtime", dm / 1e9, dr / 1e9);
+}
+
+/*
+ * The long idle period, shared by the tests that judge it. Each test runs in
+ * its own process (run_test()), so the window's results live in memory
+ * shared with every test's process, mapped before the first test: the first
+ * test that needs the window measures it, the others read it (one window of
+ * dt.idle seconds, not one per test). If the mapping fails, each of them
+ * measures its own.
+ */
+struct idle_window {
+	int done;
+	double secs, rate, idle_pct;
+	struct drift drift;
+};
+static struct idle_window idle_private, *idle = &idle_private;
+
+__attribute__((constructor)) static void idle_window_map(void)
+{
+	void *p = mmap(NULL, sizeof(*idle), PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (p != MAP_FAILED)
+		idle = p;
+}
+
+static void long_idle(void)
+{
+	struct idle_window w = { 0 };
+	long long i0, i1, s0, s1;
+	int64_t m0, m1;
+
+	if (idle->done)
+		return;
+	diag("idle for %d s", idle_secs);
+	drift_start(&w.drift);
+	s0 = stat_idle();
+	i0 = timer_irqs();
+	m0 = mono_ns();
+	sleep_ns(idle_secs * 1000000000LL);
+	m1 = mono_ns();
+	i1 = timer_irqs();
+	s1 = stat_idle();
+	drift_end(&w.drift);
+
+	w.secs = (m1 - m0) / 1e9;
+	w.rate = (i1 - i0) / w.secs / ncpu;
+	w.idle_pct = 100.0 * (s1 - s0) / sysconf(_SC_CLK_TCK) / (w.secs * ncpu);
+	w.done = 1;
+	diag("idle %.2f s: %lld timer interrupts (%.1f/s per CPU), %s, idle time %.2f %%",
+	     w.secs, i1 - i0, w.rate, w.drift.text, w.idle_pct);
+	*idle = w;	/* complete, or not at all: a test that dies here leaves none */
+}
+
+static void t_idle_skips(void)
+{
+	long_idle();
+	result(idle->rate <= skip_limit(), "idle_skips",
+	       "%.1f timer interrupts/s per CPU while idle (periodic: %d, limit %.0f)",
+	       idle->rate, hz, skip_limit());
+}
+
+static void t_jiffies_vs_monotonic(void)
+{
+	long_idle();
+	if (!idle->drift.ok) {
+		result(0, "jiffies_vs_monotonic", "%s over %.1f s", idle->drift.text, idle->secs);
+		return;
+	}
+	result(drift_within(&idle->drift, 10000000LL), "jiffies_vs_monotonic",
+	       "jiffies moved %.2f ms against CLOCK_MONOTONIC over %.1f s (limit 10 ms)",
+	       idle->drift.ns / 1e6, idle->secs);
+}
+
+static void t_proc_stat_idle(void)
+{
+	long_idle();
+	result(idle->idle_pct > 98.0 && idle->idle_pct < 102.0, "proc_stat_idle",
+	       "/proc/stat idle covers %.2f %% of %.1f s x %d CPUs (limit 2 %%)",
+	       idle->idle_pct, idle->secs, ncpu);
+}
+
+/*
+ * TCG translates guest code the first time it runs: time a path only after
+ * it ran once, so that what is measured is the kernel, not the translator.
+ */
+static void warm_up_sleeps(void)
+{
+	int i;
+
+	for (i = 0; i < 6; i++)
+		sleep_ns(3000000LL + i * 4100000LL);
+}
+
+/*
+ * The kernel refines the TSC calibration about a second after boot and then
+ * switches timekeeping from tsc-early to tsc. Wait for that (at most 10 s),
+ * so that no test has a clocksource change in its measurements.
+ */
+static void settle(void)
+{
+	int64_t t0 = mono_ns();
+	char cur[64] = "";
+
+	while (mono_ns() - t0 < 10000000000LL &&
+	       read_file(CSDIR "current_clocksource", cur, sizeof(cur)) > 0 &&
+	       !strncmp(cur, "tsc-early", 9))
+		sleep_ns(100000000LL);
+	cur[strcspn(cur, "\n")] = 0;
+	diag("clocksource %s, %.1f s after waiting for it", cur, (mono_ns() - t0) / 1e9);
+}
+
+/*
+ * Skipping needs a verified clocksource: settle() waited for the TSC to
+ * replace tsc-early; its watchdog may take a moment more.
+ */
+static void wait_suitable(void)
+{
+	int i;
+
+	for (i = 0; i < 100 && state_field("suitable:") == 0; i++)
+		sleep_ns(100000000LL);
+}
+
+static void t_nanosleep_lateness(void)
+{
+	static const int64_t len_us[] = { 7321, 13703, 29917, 101113, 250711, 777777 };
+	int64_t limit = 1000000000LL / hz + 1000000, worst = 0, early = 0;
+	unsigned int i, r;
+
+	wait_suitable();
+	warm_up_sleeps();
+
+	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
+		int64_t lw = 0;
+		int round;
+
+		/*
+		 * Three sleeps of each length make a round. A round with a late
+		 * sleep is measured again, up to three rounds: the length fails
+		 * only if every round has one.
+		 */
+		for (round = 0; round < 3; round++) {
+			if (round)
+				diag("sleep of %.3f ms was %.3f ms late: measuring it again",
+				     len_us[i] / 1e3, lw / 1e6);
+			lw = 0;
+			for (r = 0; r < 3; r++) {
+				int64_t t0 = mono_ns(), late;
+
+				sleep_ns(len_us[i] * 1000);
+				late = mono_ns() - t0 - len_us[i] * 1000;
+				if (late > lw)
+					lw = late;
+				if (late < early)
+					early = late;
+			}
+			if (lw <= limit)
+				break;
+		}
+		diag("sleep of %.3f ms: worst %.3f ms late in round %d", len_us[i] / 1e3, lw / 1e6,
+		     round < 3 ? round + 1 : 3);
+		if (lw > worst)
+			worst = lw;
+	}
+	result(worst <= limit && early >= 0, "nanosleep_lateness",
+	       "worst wake-up %.3f ms after the deadline (limit %.3f ms), earliest %.3f ms",
+	       worst / 1e6, limit / 1e6, early / 1e6);
+}
+
+static const char * const state_names[] = {
+	"suitable:", "enabled:", "skipping:", "using APIC:", "int enabled:", "debug:",
+};
+
+static void t_sysfs_files(void)
+{
+	char buf[512], *p = buf;
+	unsigned int i;
+	int ok = 1;
+
+	if (read_file(SYSDIR "dyn_tick_state", buf, sizeof(buf)) < 0) {
+		result(0, "sysfs_files", "cannot read " SYSDIR "dyn_tick_state");
+		return;
+	}
+	for (i = 0; i < 6; i++) {
+		size_t n = strlen(state_names[i]);
+		char *nl = strchr(p, '\n');
+
+		if (strncmp(p, state_names[i], n) || p[n] != '\t' || !nl ||
+		    (nl[-1] != '0' && nl[-1] != '1')) {
+			diag("line %u of dyn_tick_state: '%.*s'", i + 1, nl ? (int)(nl - p) : 20, p);
+			ok = 0;
+			break;
+		}
+		p = nl + 1;
+	}
+	if (*p)
+		ok = 0;
+	if (read_file(SYSDIR "dyn_tick_int", buf, sizeof(buf)) < 0 || strcmp(buf, "1\n"))
+		ok = 0;
+	if (read_file(SYSDIR "dyn_tick_dbg", buf, sizeof(buf)) < 0 || strcmp(buf, "0\n"))
+		ok = 0;
+	if (state_field("enabled:") != 1 || state_field("int enabled:") != 1)
+		ok = 0;
+	result(ok, "sysfs_files", "dyn_tick_state has its 6 fields; enabled 1, dyn_tick_int 1, dyn_tick_dbg 0");
+}
+
+/* dyn_tick_state without the line that changes by itself */
+static void stable_state(char *buf, size_t len)
+{
+	char *p;
+
+	read_file(SYSDIR "dyn_tick_state", buf, len);
+	p = strstr(buf, "skipping:");
+	if (p)
+		p[10] = 'x';
+}
+
+static void t_sysfs_bad_input(void)
+{
+	static const char * const files[] = { "dyn_tick_state", "dyn_tick_int", "dyn_tick_dbg" };
+	static const char * const bad[] = {
+		"2", "-1", "\n", " ", "abc", "1x", "0x", "1 1", "18446744073709551617",
+		"99999999999999999999999", "\x01", "one", "y", "on",
+	};
+	static char longbuf[8192];
+	char before[512], after[512], path[128];
+	unsigned int f, b;
+	int bad_seen = 0, ok = 1;
+
+	memset(longbuf, '1', sizeof(longbuf));
+	stable_state(before, sizeof(before));
+	for (f = 0; f < 3; f++) {
+		snprintf(path, sizeof(path), SYSDIR "%s", files[f]);
+		for (b = 0; b <= sizeof(bad) / sizeof(bad[0]); b++) {
+			const char *v = b < sizeof(bad) / sizeof(bad[0]) ? bad[b] : longbuf;
+			size_t n = b < sizeof(bad) / sizeof(bad[0]) ? strlen(v) : sizeof(longbuf);
+			int err = write_file(path, v, n);
+
+			stable_state(after, sizeof(after));
+			if (err != EINVAL || strcmp(before, after)) {
+				diag("%s <- '%.20s' (%zu bytes): error %d (%s), state %s",
+				     files[f], v, n, err, strerror(err),
+				     strcmp(before, after) ? "changed" : "unchanged");
+				ok = 0;
+			}
+			bad_seen++;
+		}
+	}
+	/* The counters take only 0; a bad write must not reset them */
+	for (f = 0; have_stats() && f < ST_NR; f++) {
+		snprintf(path, sizeof(path), STATDIR "%s", stat_names[f]);
+		for (b = 0; b <= sizeof(bad) / sizeof(bad[0]); b++) {
+			const char *v = b < sizeof(bad) / sizeof(bad[0]) ? bad[b] : longbuf;
+			size_t n = b < sizeof(bad) / sizeof(bad[0]) ? strlen(v) : sizeof(longbuf);
+			long long v0 = stat_read(f), v1;
+			int err = write_file(path, v, n);
+
+			v1 = stat_read(f);
+			if (err != EINVAL || v1 < v0) {
+				diag("%s <- '%.20s' (%zu bytes): error %d (%s), %lld -> %lld",
+				     stat_names[f], v, n, err, strerror(err), v0, v1);
+				ok = 0;
+			}
+			bad_seen++;
+		}
+	}
+	result(ok, "sysfs_bad_input", "%d bad writes, each -EINVAL with the state unchanged", bad_seen);
+}
+
+static void t_busy_cpu_ticks(void)
+{
+	double busy, after, again = -1;
+	pid_t pid = spin_on(ncpu - 1);
+	char more[64] = "";
+
+	sleep_ns(200000000LL);
+	busy = idle_rate(2000000000LL);
+	stop(pid);
+	/*
+	 * Every window costs a few ticks on each CPU while this process reads
+	 * /proc/interrupts, and the exit of the spinner leaves some work
+	 * behind. At HZ=100 a 3 s window put that within 1/s of the limit,
+	 * so let the exit settle for 1 s and judge a 6 s window; skipping
+	 * has resumed when that window, or the next one, is within the limit.
+	 */
+	sleep_ns(1000000000LL);
+	after = idle_rate(6000000000LL);
+	if (after > skip_limit()) {
+		again = idle_rate(6000000000LL);
+		snprintf(more, sizeof(more), ", then %.1f/s", again);
+	}
+	result(busy >= periodic_floor() && (after <= skip_limit() || again <= skip_limit()),
+	       "busy_cpu_ticks",
+	       "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s%s (at most %.0f)",
+	       busy, periodic_floor(), after, more, skip_limit());
+}
+
+static void t_toggle_state(void)
+{
+	double off, on;
+	int e0, e1;
+
+	e0 = write_str(SYSDIR "dyn_tick_state", "0");
+	off = idle_rate(2000000000LL);
+	e1 = write_str(SYSDIR "dyn_tick_state", "1");
+	on = idle_rate(2000000000LL);
+	result(!e0 && !e1 && off >= periodic_floor() && on <= skip_limit(), "toggle_state",
+	       "dyn_tick_state 0: %.0f interrupts/s per CPU (at least %.0f); 1: %.1f/s (at most %.0f)",
+	       off, periodic_floor(), on, skip_limit());
+}
+
+static void t_clocksource_switch(void)
+{
+	const char *cur = CSDIR "current_clocksource";
+	char orig[64], now[64];
+	double jrate, back;
+	int s_j, s_back;
+	struct drift d;
+
+	read_file(cur, orig, sizeof(orig));
+	orig[strcspn(orig, "\n")] = 0;
+	if (write_str(cur, "jiffies")) {
+		result(0, "clocksource_switch", "cannot select the jiffies clocksource");
+		return;
+	}
+	read_file(cur, now, sizeof(now));
+	s_j = state_field("suitable:");
+	jrate = idle_rate(2000000000LL);
+	write_str(cur, orig);
+	sleep_ns(100000000LL);
+	drift_start(&d);
+	s_back = state_field("suitable:");
+	back = idle_rate(3000000000LL);
+	drift_end(&d);
+	result(!strncmp(now, "jiffies", 7) && s_j == 0 && jrate >= periodic_floor() &&
+	       s_back == 1 && back <= skip_limit() && drift_within(&d, 10000000LL),
+	       "clocksource_switch",
+	       "jiffies: suitable %d, %.0f interrupts/s per CPU; back to %s: suitable %d, %.1f/s, %s",
+	       s_j, jrate, orig, s_back, back, d.text);
+}
+
+static void t_unsuitable_boot(void)
+{
+	char cur[64];
+	double rate;
+	int s;
+
+	read_file(CSDIR "current_clocksource", cur, sizeof(cur));
+	cur[strcspn(cur, "\n")] = 0;
+	s = state_field("suitable:");
+	rate = idle_rate(3000000000LL);
+	result(!strcmp(cur, "jiffies") && s == 0 && rate >= periodic_floor(), "unsuitable_boot",
+	       "clocksource %s: suitable %d, %.0f interrupts/s per CPU (at least %.0f)",
+	       cur, s, rate, periodic_floor());
+}
+
+static void t_dbg_log(void)
+{
+	char buf[1024];
+	int fd, found = 0, e0, e1;
+	ssize_t n;
+
+	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	lseek(fd, 0, SEEK_END);
+	e0 = write_str(SYSDIR "dyn_tick_dbg", "1");
+	sleep_ns(1500000000LL);
+	e1 = write_str(SYSDIR "dyn_tick_dbg", "0");
+	while ((n = read(fd, buf, sizeof(buf) - 1)) > 0 || (n < 0 && errno == EPIPE)) {
+		if (n <= 0)
+			continue;
+		buf[n] = 0;
+		if (strstr(buf, "dyn-tick: cpu") && strstr(buf, " slept "))
+			found++;
+	}
+	close(fd);
+	result(fd >= 0 && !e0 && !e1 && found > 0, "dbg_log",
+	       "%d skip reports in the kernel log with dyn_tick_dbg 1", found);
+}
