@@ -216,8 +216,16 @@ def system_map(kernel):
     return ""
 
 
+def race_line(lines):
+    """race() of a dump's @lines, and the line that reports it."""
+    yes, why = race(lines)
+    return yes, f"HANG emulator race: {'yes' if yes else 'no'}: {why}"
+
+
 def dump(sock, kernel):
-    """The report for the guest behind the monitor at @sock, as lines."""
+    """The report for the guest behind the monitor at @sock, as lines
+    (the last one race_line()'s), and whether it shows the emulator's
+    race."""
     syms = Symbols(system_map(kernel))
     try:
         first = monitor(sock, ["info registers -a"])[0]
@@ -226,7 +234,7 @@ def dump(sock, kernel):
         n = max([c for c, _, _, _ in cpus(second)] or [0]) + 1
         lapics = monitor(sock, [f"info lapic {i}" for i in range(n)])
     except OSError as e:
-        return [f"HANG no answer from the QEMU monitor: {e}"]
+        return [f"HANG no answer from the QEMU monitor: {e}"], False
     lines = []
     regs = ("CPU#", "EAX=", "ESI=", "EIP=", "CR0=")
     for title, text, cmd, keep in [("registers", first, "info registers -a", regs),
@@ -239,20 +247,20 @@ def dump(sock, kernel):
     except OSError as e:
         lines.append(f"HANG | stacks: no answer from the QEMU monitor: {e}")
     lines += summary([first, second], syms)
-    yes, why = race(lines)
-    return lines + [f"HANG emulator race: {'yes' if yes else 'no'}: {why}"]
+    yes, line = race_line(lines)
+    return lines + [line], yes
 
 
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--race":
         with open(sys.argv[2]) as f:
-            yes, why = race(f.read().split("\n"))
-        print(f"HANG emulator race: {'yes' if yes else 'no'}: {why}")
+            yes, line = race_line(f.read().split("\n"))
+        print(line)
         sys.exit(0 if yes else 1)
     elif len(sys.argv) == 4 and sys.argv[1] == "--parse":
         with open(sys.argv[2]) as f:
             print("\n".join(summary([f.read()], Symbols(sys.argv[3]))))
     elif len(sys.argv) == 3:
-        print("\n".join(dump(sys.argv[1], sys.argv[2])))
+        print("\n".join(dump(sys.argv[1], sys.argv[2])[0]))
     else:
         sys.exit(__doc__)

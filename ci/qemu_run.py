@@ -202,6 +202,7 @@ def launch():
             conn.setblocking(False)
             return conn
         except OSError:
+            conn.close()
             time.sleep(0.05)
     qemu.kill()
     qemu.wait()
@@ -212,7 +213,8 @@ def launch():
 def watch(s, notes):
     """Copy the console to @out and act on the guest's requests until QEMU
     exits or the timeout. Returns (QEMU's exit code or 124, the hang
-    report's lines, or [] if it did not hang)."""
+    report's lines, or [] if it did not hang, and whether they show the
+    emulator's race)."""
     buf = b""
     start = last = time.monotonic()
     looked = booted = False
@@ -222,14 +224,14 @@ def watch(s, notes):
         now = time.monotonic()
         if not booted and not looked and now - last > SILENT_BOOT:
             looked = True
-            hang = qemu_dump.dump(mon, a.kernel)
-            if hang[-1].startswith("HANG emulator race: yes"):
+            hang, race = qemu_dump.dump(mon, a.kernel)
+            if race:
                 qemu.kill()
-                return 124, hang
+                return 124, hang, race
         if now - start > a.timeout:
-            hang = qemu_dump.dump(mon, a.kernel)
+            hang, race = qemu_dump.dump(mon, a.kernel)
             qemu.kill()
-            return 124, hang
+            return 124, hang, race
         try:
             data = s.recv(65536)
             if data:
@@ -251,17 +253,17 @@ def watch(s, notes):
                         notes.append(("HOSTCPU", line.split()[1].decode(),
                                       f"{time.monotonic_ns()} {qemu_cpu_ns(qemu.pid)}"))
             elif qemu.poll() is not None:
-                return qemu.wait(), []
+                return qemu.wait(), [], False
         except BlockingIOError:
             if qemu.poll() is not None:
-                return qemu.wait(), []
+                return qemu.wait(), [], False
             if storm_until <= time.monotonic():
                 # Woken by the guest's next output at once: HOSTCPU notes
                 # are taken as the line arrives, not up to 10 ms later.
                 select.select([s], [], [], 0.01)
         except OSError:
             if qemu.poll() is not None:
-                return qemu.wait(), []
+                return qemu.wait(), [], False
         if key_at and key_at <= time.monotonic():
             key_at = 0.0
             try:
@@ -282,20 +284,20 @@ for boot in range(1, EMULATOR_RETRIES + 2):
     out = open(a.log, "wb")
     out.write(b"".join(first))
     notes = []
-    rc, hang = watch(s, notes)
+    rc, hang, race = watch(s, notes)
     qemu.wait()
     s.close()
-    race = hang[-1] if hang else ""
+    why = hang[-1] if hang else ""
     if hang and os.environ.get("DYNTICK_SELFTEST_RACE"):
-        race = "HANG emulator race: yes: DYNTICK_SELFTEST_RACE (ci/selftest.sh)"
-    if race.startswith("HANG emulator race: yes") and boot <= EMULATOR_RETRIES:
+        race, why = True, "HANG emulator race: yes: DYNTICK_SELFTEST_RACE (ci/selftest.sh)"
+    if race and boot <= EMULATOR_RETRIES:
         out.close()
         os.replace(a.log, f"{a.log}.hang{boot}")
         with open(f"{a.log}.hang{boot}", "ab") as f:
             f.write(("\n" + "\n".join(hang) + "\n").encode())
         first.append(f"qemu_run: boot {boot} hung in the emulator, booted again "
                      f"(its log and dump: {os.path.basename(a.log)}.hang{boot}): "
-                     f"{race}\n".encode())
+                     f"{why}\n".encode())
         print(first[-1].decode().rstrip(), file=sys.stderr)
         continue
     if hang:
