@@ -110,8 +110,6 @@ def med(kname, vcpus, device, key):
 
 
 tables = [
-    ("Idle", "idle timer irqs/s (all CPUs)", "idle_irq_per_s", "{:.1f}",
-     "host CPU, idle window", "idle_host_cpu", "{:.2f} %", None),
     ("Short idles (token passed through a pipe between CPUs 0 and 1)", "round trips/s",
      "pipe_rt_per_s", "{:.0f}", "host CPU", "pipe_host_cpu", "{:.1f} %", "pipe_irq_per_s"),
     ("Periodic wake-up every 10 ms", "lateness median / worst (ms)", "periodic10_late", "",
@@ -133,6 +131,32 @@ out.append(f"Every cell: median [min-max] of {a.reps} runs; the kernels interlea
            "Host CPU: QEMU's CPU time (all threads) over the guest's window, read as the guest "
            "marks its start and end on the serial line.")
 out.append("")
+out.append("### Idle")
+out.append("")
+out.append("| kernel | vCPUs | tick device | timer irqs/s (all CPUs) | interrupts/s, every kind "
+           "(all CPUs) | of them IPIs/s | host CPU, idle window |")
+out.append("|---|---|---|---|---|---|---|")
+for vcpus, device in setups:
+    for kname, _, _ in kernels:
+        out.append(f"| {titles.get(kname, kname)} | {vcpus} | {device} | "
+                   f"{cell(kname, vcpus, device, 'idle_irq_per_s')} | "
+                   f"{cell(kname, vcpus, device, 'idle_all_irq_per_s')} | "
+                   f"{cell(kname, vcpus, device, 'idle_ipi_per_s')} | "
+                   f"{cell(kname, vcpus, device, 'idle_host_cpu', '{:.2f} %')} |")
+out.append("")
+if "on" in [k[0] for k in kernels]:
+    out.append("What ended dyn-tick's skips in the idle window, per second (`dyn_tick_stats`): "
+               "a timer, a device interrupt, an IPI (a kick from a CPU that left the idle loop, "
+               "or a timer queued from another CPU), the hardware's `max_skip`, the clocksource.")
+    out.append("")
+    out.append("| vCPUs | tick device | skips/s | timer | device irq | IPI | max_skip | clocksource |")
+    out.append("|---|---|---|---|---|---|---|---|")
+    for vcpus, device in setups:
+        out.append(f"| {vcpus} | {device} | " + " | ".join(
+            cell("on", vcpus, device, f"idle_{k}_per_s", "{:.2f}")
+            for k in ("skips", "wake_timer", "wake_irq", "wake_ipi", "wake_max_skip",
+                      "wake_cs_limit")) + " |")
+    out.append("")
 for title, c1, k1, f1, c2, k2, f2, extra in tables:
     out.append(f"### {title}")
     out.append("")

@@ -131,8 +131,10 @@ static int online_cpus(void)
 }
 
 /*
- * Interrupts so far on the /proc/interrupts line that starts with @tag: of
- * CPU @cpu (its column), or of all CPUs when @cpu is negative.
+ * Interrupts so far on the /proc/interrupts line that starts with @tag, or,
+ * when @tag is NULL, on every line but ERR and MIS (totals, not interrupts
+ * taken): every interrupt, the vCPUs' wake-ups. Of CPU @cpu (its column),
+ * or of all CPUs when @cpu is negative.
  */
 static long long irq_count_cpu(const char *tag, int cpu)
 {
@@ -148,9 +150,14 @@ static long long irq_count_cpu(const char *tag, int cpu)
 
 		while (*p == ' ')
 			p++;
-		if (strncmp(p, tag, strlen(tag)))
+		if (tag ? strncmp(p, tag, strlen(tag)) :
+		    !strncmp(p, "ERR:", 4) || !strncmp(p, "MIS:", 4))
 			continue;
-		p += strlen(tag);
+		/* The first line, which names the CPUs, has no colon */
+		p = strchr(p, ':');
+		if (!p)
+			continue;
+		p++;
 		for (i = 0; i < n; i++) {
 			v = strtoll(p, &p, 10);
 			if (cpu < 0 || i == cpu)
@@ -163,6 +170,17 @@ static long long irq_count_cpu(const char *tag, int cpu)
 static long long irq_count(const char *tag)
 {
 	return irq_count_cpu(tag, -1);
+}
+
+static long long all_irqs(void)
+{
+	return irq_count(NULL);
+}
+
+/* Interrupts from other CPUs so far: reschedule, function call, TLB */
+static long long ipi_irqs(void)
+{
+	return irq_count("RES:") + irq_count("CAL:") + irq_count("TLB:");
 }
 
 /* Timer interrupts so far: local APIC timer (LOC) plus IRQ 0 (PIT) */

@@ -12,7 +12,8 @@
 #              dt.tests/dt.skip (guest_names.c), and on a fake clock its
 #              jiffies drift without data and its early wake-ups
 #              (guest_clock.c), and one idle window for the tests that
-#              judge it, each in its own process (guest_idle.c), and the
+#              judge it, each in its own process (guest_idle.c), the
+#              benchmark's interrupt counts (guest_irqs.c), and the
 #              all_idle replay on canned traces (guest_allidle.c)
 # Prints "unit ok NAME" or "unit FAIL NAME" per case, ends with
 # "N passed, N failed" and exits non-zero when a case failed.
@@ -223,6 +224,7 @@ guest guest-names guest_names.c "an unknown name in dt.tests or dt.skip is 'not 
 guest guest-clock guest_clock.c "no jiffies edge is NO DATA and fails its test; an early wake-up fails"
 guest guest-runner guest_runner.c "each test in its own process: a crash fails that test alone, the next ones run; two results fail"
 guest guest-idle guest_idle.c "idle_skips, jiffies_vs_monotonic and proc_stat_idle, each in its own process, judge one idle window"
+guest guest-irqs guest_irqs.c "the benchmark's counts from /proc/interrupts: every kind but ERR and MIS, the IPIs (RES, CAL, TLB), the timer (LOC, IRQ 0)"
 guest guest-allidle guest_allidle.c "all_idle: a skip beside a task fails; CPU 0 standing still (its task's clock jumps, no CPU 0 event) is not a task running"
 
 # ---- hang dump --------------------------------------------------------------
