@@ -101,16 +101,21 @@ static long kmsg_max_skip(const char *dev)
  * Then the device's own limit: with dyn_tick_int 0 no timer ends a skip, so
  * skips last what the device allows, max_skip ticks (from the kernel log,
  * see kmsg_max_skip()), at most a second (IGNORE_MAX_SKIP_US). The longest
- * skip of 3 s must reach 9/10 of that and not pass it by more than the
- * lateness stats_counters allows: a local APIC capped at the PIT's 54
- * ticks, or a PIT allowed more than its 16-bit count, fails here.
+ * skip of 3 s must reach 9/10 of that: a local APIC capped at the PIT's 54
+ * ticks, or a PIT that claims more than its 16-bit count, fails here.
+ * The skips must not pass the limit either, by more than 1/64 of it and
+ * the lateness nanosleep_lateness allows: judged on their mean length
+ * (ticks skipped per skip), not on the longest. A late interrupt only
+ * makes a skip longer, and the longest of some 55 skips on the PIT took
+ * one host hiccup: 56888 us against 56843 in a CI run, 58569 us in 1 of
+ * 40 boots of this test alone on an idle host (median 54348 us).
  */
 static void t_tick_device(void)
 {
 	const char *dev = param("dt.dev");
 	char path[96], buf[64], got[96] = "", want[64];
 	int cpu, ok = 1, apic, suitable, want_apic, errs = 0;
-	long long s0, s1, v[ST_NR], expect_us, lo_us, hi_us;
+	long long s0, s1, v[ST_NR], expect_us, lo_us, hi_us, mean_us = 0;
 	long max_skip;
 	double rate;
 
@@ -155,14 +160,17 @@ static void t_tick_device(void)
 	errs += !!write_str(SYSDIR "dyn_tick_int", "1");
 	stats_get(v);
 	stats_diag("tick_device: dyn_tick_int 0, 3 s idle", v);
+	if (v[ST_SKIPS] > 0)
+		mean_us = v[ST_TICKS] * (1000000LL / hz) / v[ST_SKIPS];
 
 	ok = ok && !errs && max_skip >= 0 && suitable == 1 && apic == want_apic &&
 	     s1 > s0 && rate <= skip_limit() &&
-	     v[ST_LONGEST] >= lo_us && v[ST_LONGEST] <= hi_us;
+	     v[ST_SKIPS] > 0 && v[ST_LONGEST] >= lo_us && mean_us <= hi_us;
 	result(ok, "tick_device",
-	       "every CPU's tick device %s%s%s; suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0 the longest skip %lld us (want %lld-%lld)%s",
+	       "every CPU's tick device %s%s%s; suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0, %lld skips, the longest %lld us (at least %lld), %lld us on average (at most %lld)%s",
 	       want, got[0] ? ", but " : "", got, suitable, apic, want_apic,
 	       s1 - s0, rate, skip_limit(), max_skip,
 	       max_skip > 0 ? " (kernel log)" : max_skip == 0 ? " (clockevents: above a second)" : " (no /dev/kmsg)",
-	       v[ST_LONGEST], lo_us, hi_us, errs ? "; sysfs writes failed" : "");
+	       v[ST_SKIPS], v[ST_LONGEST], lo_us, mean_us, hi_us,
+	       errs ? "; sysfs writes failed" : "");
 }
