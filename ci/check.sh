@@ -12,6 +12,8 @@ guard "$@"
 set +e
 
 mkdir -p "$LOGDIR"
+# The warnings of an earlier run are no reference for this one
+rm -f "$LOGDIR"/warn-*.txt "$LOGDIR"/docs-*.txt
 passed=0 failed=0 skipped=0
 failures=()
 declare -A secs=()
@@ -63,7 +65,7 @@ timed guest bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null || { bad "guest use
 cd "$TREE" || exit 1
 tip=$(git rev-parse series)
 commits=$(git rev-list --reverse "$(base_commit)..series")
-rows+=("#|commit|checkpatch|build on|build off|new warnings (W=1, sparse, kernel-doc)|boots|guest tests (pass/skip/fail)|KUnit")
+rows+=("#|commit|checkpatch|build on|build off|new warnings (W=1, sparse, kernel-doc; htmldocs)|boots|guest tests (pass/skip/fail)|KUnit")
 
 # Warnings are judged against the parent commit: start with the base.
 files=$(git diff --name-only "$(base_commit)..series" -- '*.c' | paste -sd' ' -)
@@ -81,6 +83,10 @@ for kind in on off; do
 	timed warn bash "$TOP/ci/warnings.sh" "$WORK/build-$kind" $files >"$LOGDIR/warn-0-$kind.txt" ||
 		bad "[0] warnings pass failed ($kind)"
 done
+if ! timed warn bash "$TOP/ci/docs.sh" "$WORK/docs" >"$LOGDIR/docs-0.txt"; then
+	rm -f "$LOGDIR/docs-0.txt"
+	bad "[0] the base's documentation does not build (make SPHINXDIRS=timers htmldocs)"
+fi
 first_boot=$(grep -vE '^(#|$)' "$TOP/ci/boots.conf" | head -n1 | awk '{print $1}')
 hz=1000
 i=0
@@ -100,10 +106,13 @@ for c in $commits; do
 	for kind in on off; do
 		[ "${!kind}" = ok ] || continue
 		if ! timed warn bash "$TOP/ci/warnings.sh" "$WORK/build-$kind" $files >"$LOGDIR/warn-$i-$kind.txt"; then
+			rm -f "$LOGDIR/warn-$i-$kind.txt"
 			bad "[$i] W=1/sparse/kernel-doc pass failed ($kind)"; warn+="$kind:FAIL "; continue
 		fi
-		new=$(comm -13 "$LOGDIR/warn-$((i - 1))-$kind.txt" "$LOGDIR/warn-$i-$kind.txt")
-		if [ -n "$new" ]; then
+		if ! new=$(new_lines "$LOGDIR/warn-$((i - 1))-$kind.txt" "$LOGDIR/warn-$i-$kind.txt"); then
+			bad "[$i] no reference for the warnings with NO_IDLE_HZ=$([ $kind = on ] && echo y || echo n): $new"
+			warn+="$kind:FAIL "
+		elif [ -n "$new" ]; then
 			n=$(printf '%s\n' "$new" | wc -l)
 			bad "[$i] $n new warning(s) with NO_IDLE_HZ=$([ $kind = on ] && echo y || echo n) against the parent"
 			printf '%s\n' "$new" | sed 's/^/    + /' >&2
@@ -112,6 +121,19 @@ for c in $commits; do
 			ok; warn+="$kind:0 "
 		fi
 	done
+	# The documentation, as make SPHINXDIRS=timers htmldocs builds it
+	if ! timed warn bash "$TOP/ci/docs.sh" "$WORK/docs" >"$LOGDIR/docs-$i.txt"; then
+		rm -f "$LOGDIR/docs-$i.txt"
+		bad "[$i] the documentation does not build (make SPHINXDIRS=timers htmldocs)"; warn+="docs:FAIL "
+	elif ! new=$(new_lines "$LOGDIR/docs-$((i - 1)).txt" "$LOGDIR/docs-$i.txt"); then
+		bad "[$i] no reference for the documentation's warnings: $new"; warn+="docs:FAIL "
+	elif [ -n "$new" ]; then
+		bad "[$i] $(printf '%s\n' "$new" | wc -l) new htmldocs warning(s) against the parent"
+		printf '%s\n' "$new" | sed 's/^/    + /' >&2
+		warn+="docs:+$(printf '%s\n' "$new" | wc -l) "
+	else
+		ok; warn+="docs:0 "
+	fi
 
 	if [ $on = ok ]; then
 		hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")

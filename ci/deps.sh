@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 pkgs=(linux-source-6.1 git git-email gcc gcc-multilib make perl python3
       python3-ply python3-git qemu-system-x86 flex bison bc libelf-dev
       libssl-dev ccache cpio xz-utils sparse bsdextrautils gnuplot-nox
-      libmailtools-perl)
+      libmailtools-perl python3-sphinx)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

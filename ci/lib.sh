@@ -172,6 +172,18 @@ series_warnings() {
 	grep -E "^(.*/)?($files):[0-9]+:[0-9]+: warning:" "$1" || true
 }
 
+# new_lines PARENT COMMIT: the lines of the file COMMIT that the file PARENT
+# lacks (both sorted; a line twice in COMMIT and once in PARENT counts once):
+# the warnings a commit adds to its parent's. A missing file is an error
+# (exit 2, saying which), never "no new warnings".
+new_lines() {
+	local f
+	for f in "$1" "$2"; do
+		[ -f "$f" ] || { echo "no warnings file $f"; return 2; }
+	done
+	comm -13 "$1" "$2"
+}
+
 # --- Boots of ci/boots.conf -------------------------------------------------
 # summary_count KEY LINE: N of KEY=N in the verdict's summary line
 # (ci/verdict.sh: "boot=ok tests_pass=N tests_skip=N tests_fail=N secs=N"),

@@ -15,7 +15,8 @@ export TOP WORK TREE LOGDIR
 
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
 	guest-test-crashes wrong-tick-device boot-timeout boot-retry randconfig-loses-feature tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
-	export-detached export-refuses-stray interrupted-run interrupted-run-int)
+	export-detached export-refuses-stray interrupted-run interrupted-run-int docs-warning
+	abi-warning warnings-no-reference)
 read -ra cases <<<"${SELFTEST_CASES:-${all[*]}}"
 want() { [[ " ${cases[*]} " == *" $1 "* ]]; }
 
@@ -440,5 +441,48 @@ HOOK
 }
 want interrupted-run && case_interrupted interrupted-run TERM
 want interrupted-run-int && case_interrupted interrupted-run-int INT
+
+# 13. A new htmldocs warning: a title with too short an underline appended to
+# the series' document (an uncommitted edit, which st_end undoes) is a
+# warning that the tip's documentation, built the same way, does not have.
+if want docs-warning && st_begin docs-warning; then
+	if ! bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-tip.txt" 2>"$tmp/docs.err"; then
+		flunk docs-warning "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
+	else
+		printf '\nA title\n====\n' >>"$TREE/Documentation/timers/dyn-tick.rst"
+		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-bad.txt" 2>>"$tmp/docs.err"
+		new=$(new_lines "$tmp/docs-tip.txt" "$tmp/docs-bad.txt")
+		if grep -q 'dyn-tick.rst: WARNING: Title underline too short' <<<"$new"; then
+			pass docs-warning "$(head -n1 <<<"$new")"
+		else
+			flunk docs-warning "the broken title is not a new warning" "$new"
+		fi
+	fi
+	st_end
+fi
+
+# 13b. The same for the ABI files: an entry with a bad tag and no
+# description appended to the series' ABI file (scripts/get_abi.pl validate).
+if want abi-warning && st_begin abi-warning; then
+	if ! bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/abi-tip.txt" 2>"$tmp/docs.err"; then
+		flunk abi-warning "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
+	else
+		printf 'What:\t\t/sys/devices/system/timer/timer0/selftest\nBadTag:\tx\n' \
+			>>"$TREE/Documentation/ABI/testing/sysfs-devices-system-timer"
+		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/abi-bad.txt" 2>>"$tmp/docs.err"
+		new=$(new_lines "$tmp/abi-tip.txt" "$tmp/abi-bad.txt")
+		if grep -q "^ABI: .*timer0/selftest' doesn't have a description" <<<"$new"; then
+			pass abi-warning "$(grep -m1 selftest <<<"$new")"
+		else
+			flunk abi-warning "the bad ABI entry is not a new warning" "$new"
+		fi
+	fi
+	st_end
+fi
+
+# 14. The parent's warnings file is missing (its pass failed, or it is from
+# no run at all): that is an error, never "no new warnings".
+want warnings-no-reference &&
+	expect warnings-no-reference "no warnings file .*/nosuch" new_lines "$tmp/nosuch" "$TOP/ci/lib.sh"
 
 exit $fails

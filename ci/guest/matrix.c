@@ -54,30 +54,56 @@ struct sleeps {
 	char text[128];
 };
 
+#define SLEEP_ROUNDS		3
+#define SLEEP_ROUND_GAP_NS	1000000000LL
+
+/*
+ * A round sleeps once for each length; a length that was late is slept
+ * again in the next round, up to SLEEP_ROUNDS rounds SLEEP_ROUND_GAP_NS
+ * apart, and counts as late only if it was late in every round: its
+ * lateness is the least of its rounds. A skip planned past its timer is
+ * late every time. A host that runs the vCPUs late for a while is not the
+ * series: with two busy loops on the two host CPUs, the kernel's own
+ * debug output showed skips planned to end on time whose interrupt came
+ * 4-5 ms late, and three sleeps in a row of one length late by 2-7 ms.
+ */
 static void worst_sleep_late(struct sleeps *sl)
 {
 	static const int64_t len_us[] = { 7321, 29917, 101113, 250711 };
-	unsigned int i;
+	enum { N_LENS = sizeof(len_us) / sizeof(len_us[0]) };
+	int64_t least[N_LENS];
+	unsigned int i, round;
+	int again = 1;
 
 	sl->worst = 0;
 	sl->earliest = INT64_MAX;
 	warm_up_sleeps();
-	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
-		int64_t late = 0;
-		int r;
+	for (round = 0; round < SLEEP_ROUNDS && again; round++) {
+		if (round)
+			sleep_ns(SLEEP_ROUND_GAP_NS);
+		again = 0;
+		for (i = 0; i < N_LENS; i++) {
+			int64_t t0, late;
 
-		/* A late sample counts only if the same length is late twice more */
-		for (r = 0; r < 3 && (r == 0 || late > late_limit()); r++) {
-			int64_t t0 = mono_ns();
-
+			if (round && least[i] <= late_limit())
+				continue;
+			t0 = mono_ns();
 			sleep_ns(len_us[i] * 1000);
 			late = mono_ns() - t0 - len_us[i] * 1000;
 			if (late < sl->earliest)
 				sl->earliest = late;
+			if (!round || late < least[i])
+				least[i] = late;
+			if (late > late_limit()) {
+				diag("sleep of %.3f ms: %.3f ms late in round %u",
+				     len_us[i] / 1e3, late / 1e6, round + 1);
+				again = 1;
+			}
 		}
-		if (late > sl->worst)
-			sl->worst = late;
 	}
+	for (i = 0; i < N_LENS; i++)
+		if (least[i] > sl->worst)
+			sl->worst = least[i];
 	if (sl->earliest < 0)
 		snprintf(sl->text, sizeof(sl->text),
 			 "sleeps %.2f ms late (limit %.2f), EARLY WAKE-UP: one returned %.3f ms before its deadline",
