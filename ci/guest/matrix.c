@@ -23,11 +23,6 @@ static void t_no_skip(void)
 	       s, rate, periodic_floor(), d.text);
 }
 
-static int64_t late_limit(void)
-{
-	return 1000000000LL / hz + 1000000;
-}
-
 /*
  * A wait that ends after a long idle, 30 s and more: one tick and 4 ms.
  * Under TCG the first wake-up after such an idle is slow after the timer
@@ -43,82 +38,6 @@ static int64_t long_late_limit(void)
 {
 	return late_limit() + 3000000;
 }
-
-/*
- * Sleeps of a few lengths: the worst lateness, and the earliest wake-up of
- * every sample (negative: a sleep returned before its deadline, which is
- * never allowed). sleeps_ok() judges both; ->text says what was seen.
- */
-struct sleeps {
-	int64_t worst, earliest;
-	char text[128];
-};
-
-#define SLEEP_ROUNDS		3
-#define SLEEP_ROUND_GAP_NS	1000000000LL
-
-/*
- * A round sleeps once for each length; a length that was late is slept
- * again in the next round, up to SLEEP_ROUNDS rounds SLEEP_ROUND_GAP_NS
- * apart, and counts as late only if it was late in every round: its
- * lateness is the least of its rounds. A skip planned past its timer is
- * late every time. A host that runs the vCPUs late for a while is not the
- * series: with two busy loops on the two host CPUs, the kernel's own
- * debug output showed skips planned to end on time whose interrupt came
- * 4-5 ms late, and three sleeps in a row of one length late by 2-7 ms.
- */
-static void worst_sleep_late(struct sleeps *sl)
-{
-	static const int64_t len_us[] = { 7321, 29917, 101113, 250711 };
-	enum { N_LENS = sizeof(len_us) / sizeof(len_us[0]) };
-	int64_t least[N_LENS];
-	unsigned int i, round;
-	int again = 1;
-
-	sl->worst = 0;
-	sl->earliest = INT64_MAX;
-	warm_up_sleeps();
-	for (round = 0; round < SLEEP_ROUNDS && again; round++) {
-		if (round)
-			sleep_ns(SLEEP_ROUND_GAP_NS);
-		again = 0;
-		for (i = 0; i < N_LENS; i++) {
-			int64_t t0, late;
-
-			if (round && least[i] <= late_limit())
-				continue;
-			t0 = mono_ns();
-			sleep_ns(len_us[i] * 1000);
-			late = mono_ns() - t0 - len_us[i] * 1000;
-			if (late < sl->earliest)
-				sl->earliest = late;
-			if (!round || late < least[i])
-				least[i] = late;
-			if (late > late_limit()) {
-				diag("sleep of %.3f ms: %.3f ms late in round %u",
-				     len_us[i] / 1e3, late / 1e6, round + 1);
-				again = 1;
-			}
-		}
-	}
-	for (i = 0; i < N_LENS; i++)
-		if (least[i] > sl->worst)
-			sl->worst = least[i];
-	if (sl->earliest < 0)
-		snprintf(sl->text, sizeof(sl->text),
-			 "sleeps %.2f ms late (limit %.2f), EARLY WAKE-UP: one returned %.3f ms before its deadline",
-			 sl->worst / 1e6, late_limit() / 1e6, -sl->earliest / 1e6);
-	else
-		snprintf(sl->text, sizeof(sl->text),
-			 "sleeps %.2f ms late (limit %.2f), none early (earliest %.3f ms late)",
-			 sl->worst / 1e6, late_limit() / 1e6, sl->earliest / 1e6);
-}
-
-static int sleeps_ok(const struct sleeps *sl)
-{
-	return sl->worst <= late_limit() && sl->earliest >= 0;
-}
-
 
 /* CPU hotplug while the other CPUs skip */
 static void t_hotplug_skip(void)
@@ -344,6 +263,7 @@ static void t_irq_storm(void)
 	printf("STORM-START\n");
 	fflush(stdout);
 	sleep_ns(500000000LL);
+	/* Its rounds end at most about 3.9 s after STORM-START, in the storm */
 	worst_sleep_late(&sl);
 	sleep_ns(3000000000LL);
 	s1 = irq_count("4:");

@@ -140,50 +140,119 @@ static void wait_suitable(void)
 		sleep_ns(100000000LL);
 }
 
-static void t_nanosleep_lateness(void)
+/* A wake-up later than this after its deadline is late: a tick and 1 ms */
+static int64_t late_limit(void)
 {
-	static const int64_t len_us[] = { 7321, 13703, 29917, 101113, 250711, 777777 };
-	int64_t limit = 1000000000LL / hz + 1000000, worst = 0, early = 0;
-	unsigned int i, r;
+	return 1000000000LL / hz + 1000000;
+}
 
-	wait_suitable();
+/*
+ * Sleeps judged by sleep_rounds(): the lateness of the latest length, and
+ * the earliest wake-up of every sample (negative: a sleep returned before
+ * its deadline, which is never allowed). sleeps_ok() judges both; ->text
+ * says what was seen.
+ */
+struct sleeps {
+	int64_t worst, earliest;
+	char text[128];
+};
+
+#define SLEEP_LENS_MAX		8
+#define SLEEP_ROUNDS		3
+#define SLEEP_ROUND_GAP_NS	1000000000LL
+
+/*
+ * The one retry policy of the tests that judge sleeps. A round sleeps
+ * @per_round times for each of the @n lengths; a length that had a sleep
+ * later than late_limit() is measured again in the next round, up to
+ * SLEEP_ROUNDS rounds SLEEP_ROUND_GAP_NS apart, and counts as late only if
+ * every round had one: its lateness is the least of its rounds' latest.
+ * A skip planned past its timer is late every time; a host that runs the
+ * vCPUs late for a while is not the series. Measured (README): over 20
+ * boots of 2 vCPUs a first round of nanosleep_lateness had a late sleep in
+ * 4 of 120 lengths, a second round never; with two busy loops on the two
+ * host CPUs, skips planned to end on time got their interrupt 4-5 ms late
+ * (the kernel's dyn_tick_dbg lines), and three sleeps of one length back to
+ * back were late in 4 of 25 boots of the hotplug row; with the rounds a
+ * second apart, in none of 16.
+ */
+static void sleep_rounds(const int64_t *len_us, unsigned int n, unsigned int per_round,
+			 struct sleeps *sl)
+{
+	int64_t least[SLEEP_LENS_MAX];
+	unsigned int i, r, round;
+	int again = 1;
+
+	if (n > SLEEP_LENS_MAX)
+		n = SLEEP_LENS_MAX;
+	sl->worst = 0;
+	sl->earliest = INT64_MAX;
 	warm_up_sleeps();
+	for (round = 0; round < SLEEP_ROUNDS && again; round++) {
+		if (round)
+			sleep_ns(SLEEP_ROUND_GAP_NS);
+		again = 0;
+		for (i = 0; i < n; i++) {
+			int64_t latest = INT64_MIN;
 
-	for (i = 0; i < sizeof(len_us) / sizeof(len_us[0]); i++) {
-		int64_t lw = 0;
-		int round;
-
-		/*
-		 * Three sleeps of each length make a round. A round with a late
-		 * sleep is measured again, up to three rounds: the length fails
-		 * only if every round has one.
-		 */
-		for (round = 0; round < 3; round++) {
-			if (round)
-				diag("sleep of %.3f ms was %.3f ms late: measuring it again",
-				     len_us[i] / 1e3, lw / 1e6);
-			lw = 0;
-			for (r = 0; r < 3; r++) {
+			if (round && least[i] <= late_limit())
+				continue;
+			for (r = 0; r < per_round; r++) {
 				int64_t t0 = mono_ns(), late;
 
 				sleep_ns(len_us[i] * 1000);
 				late = mono_ns() - t0 - len_us[i] * 1000;
-				if (late > lw)
-					lw = late;
-				if (late < early)
-					early = late;
+				if (late > latest)
+					latest = late;
+				if (late < sl->earliest)
+					sl->earliest = late;
 			}
-			if (lw <= limit)
-				break;
+			if (!round || latest < least[i])
+				least[i] = latest;
+			if (latest > late_limit()) {
+				diag("sleep of %.3f ms: %.3f ms late in round %u",
+				     len_us[i] / 1e3, latest / 1e6, round + 1);
+				again = 1;
+			}
 		}
-		diag("sleep of %.3f ms: worst %.3f ms late in round %d", len_us[i] / 1e3, lw / 1e6,
-		     round < 3 ? round + 1 : 3);
-		if (lw > worst)
-			worst = lw;
 	}
-	result(worst <= limit && early >= 0, "nanosleep_lateness",
+	for (i = 0; i < n; i++)
+		if (least[i] > sl->worst)
+			sl->worst = least[i];
+}
+
+static int sleeps_ok(const struct sleeps *sl)
+{
+	return sl->worst <= late_limit() && sl->earliest >= 0;
+}
+
+/* Sleeps of four lengths, once each a round: the matrix rows' check */
+static void worst_sleep_late(struct sleeps *sl)
+{
+	static const int64_t len_us[] = { 7321, 29917, 101113, 250711 };
+
+	sleep_rounds(len_us, sizeof(len_us) / sizeof(len_us[0]), 1, sl);
+	if (sl->earliest < 0)
+		snprintf(sl->text, sizeof(sl->text),
+			 "sleeps %.2f ms late (limit %.2f), EARLY WAKE-UP: one returned %.3f ms before its deadline",
+			 sl->worst / 1e6, late_limit() / 1e6, -sl->earliest / 1e6);
+	else
+		snprintf(sl->text, sizeof(sl->text),
+			 "sleeps %.2f ms late (limit %.2f), none early (earliest %.3f ms late)",
+			 sl->worst / 1e6, late_limit() / 1e6, sl->earliest / 1e6);
+}
+
+/* Sleeps of six odd lengths, three of each a round */
+static void t_nanosleep_lateness(void)
+{
+	static const int64_t len_us[] = { 7321, 13703, 29917, 101113, 250711, 777777 };
+	struct sleeps sl;
+
+	wait_suitable();
+	sleep_rounds(len_us, sizeof(len_us) / sizeof(len_us[0]), 3, &sl);
+	result(sleeps_ok(&sl), "nanosleep_lateness",
 	       "worst wake-up %.3f ms after the deadline (limit %.3f ms), earliest %.3f ms",
-	       worst / 1e6, limit / 1e6, early / 1e6);
+	       sl.worst / 1e6, late_limit() / 1e6, sl.earliest / 1e6);
 }
 
 static const char * const state_names[] = {
