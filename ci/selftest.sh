@@ -442,43 +442,34 @@ HOOK
 want interrupted-run && case_interrupted interrupted-run TERM
 want interrupted-run-int && case_interrupted interrupted-run-int INT
 
-# 13. A new htmldocs warning: a title with too short an underline appended to
-# the series' document (an uncommitted edit, which st_end undoes) is a
-# warning that the tip's documentation, built the same way, does not have.
-if want docs-warning && st_begin docs-warning; then
+# 13. A new documentation warning: TEXT appended to FILE of the series (an
+# uncommitted edit, which st_end undoes) must give a warning matching
+# PATTERN that the tip's documentation, built the same way (ci/docs.sh),
+# does not have.
+case_docs_warning() {	# CASE FILE TEXT PATTERN
+	local new
+	st_begin "$1" || return
 	if ! bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-tip.txt" 2>"$tmp/docs.err"; then
-		flunk docs-warning "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
+		flunk "$1" "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
 	else
-		printf '\nA title\n====\n' >>"$TREE/Documentation/timers/dyn-tick.rst"
+		printf '%b' "$3" >>"$TREE/$2"
 		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-bad.txt" 2>>"$tmp/docs.err"
 		new=$(new_lines "$tmp/docs-tip.txt" "$tmp/docs-bad.txt")
-		if grep -q 'dyn-tick.rst: WARNING: Title underline too short' <<<"$new"; then
-			pass docs-warning "$(head -n1 <<<"$new")"
+		if grep -qE "$4" <<<"$new"; then
+			pass "$1" "$(grep -m1 -E "$4" <<<"$new")"
 		else
-			flunk docs-warning "the broken title is not a new warning" "$new"
+			flunk "$1" "the edit of $2 gives no new warning matching '$4'" "$new"
 		fi
 	fi
 	st_end
-fi
-
-# 13b. The same for the ABI files: an entry with a bad tag and no
-# description appended to the series' ABI file (scripts/get_abi.pl validate).
-if want abi-warning && st_begin abi-warning; then
-	if ! bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/abi-tip.txt" 2>"$tmp/docs.err"; then
-		flunk abi-warning "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
-	else
-		printf 'What:\t\t/sys/devices/system/timer/timer0/selftest\nBadTag:\tx\n' \
-			>>"$TREE/Documentation/ABI/testing/sysfs-devices-system-timer"
-		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/abi-bad.txt" 2>>"$tmp/docs.err"
-		new=$(new_lines "$tmp/abi-tip.txt" "$tmp/abi-bad.txt")
-		if grep -q "^ABI: .*timer0/selftest' doesn't have a description" <<<"$new"; then
-			pass abi-warning "$(grep -m1 selftest <<<"$new")"
-		else
-			flunk abi-warning "the bad ABI entry is not a new warning" "$new"
-		fi
-	fi
-	st_end
-fi
+}
+# htmldocs: a title with too short an underline
+want docs-warning && case_docs_warning docs-warning Documentation/timers/dyn-tick.rst \
+	'\nA title\n====\n' 'dyn-tick.rst: WARNING: Title underline too short'
+# scripts/get_abi.pl validate: an entry with a bad tag and no description
+want abi-warning && case_docs_warning abi-warning Documentation/ABI/testing/sysfs-devices-system-timer \
+	'What:\t\t/sys/devices/system/timer/timer0/selftest\nBadTag:\tx\n' \
+	"^ABI: .*timer0/selftest' doesn't have a description"
 
 # 14. The parent's warnings file is missing (its pass failed, or it is from
 # no run at all): that is an error, never "no new warnings".

@@ -147,10 +147,10 @@ static int64_t late_limit(void)
 }
 
 /*
- * Sleeps judged by sleep_rounds(): the lateness of the latest length, and
- * the earliest wake-up of every sample (negative: a sleep returned before
- * its deadline, which is never allowed). sleeps_ok() judges both; ->text
- * says what was seen.
+ * Sleeps judged by sleep_rounds(): ->worst, the lateness of the latest of
+ * the lengths, and ->earliest, the earliest wake-up of every sample
+ * (negative: a sleep returned before its deadline, which is never
+ * allowed). sleeps_ok() judges both; ->text says what was seen.
  */
 struct sleeps {
 	int64_t worst, earliest;
