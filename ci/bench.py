@@ -38,8 +38,12 @@ def run(kernel, vcpus, device, rnd):
     name, image, hz = kernel
     log = os.path.join(a.logs, f"bench-{name}-{vcpus}-{device}-{rnd}.log")
     args = f"dt.mode=bench dt.hz={hz} dt.idle={a.idle}"
-    if device == "pit":
+    # The base configuration has the HPET: "nolapic" makes it the tick
+    # device, and the PIT needs "hpet=disable" as well (ci/boots.conf)
+    if device == "hpet":
         args = "nolapic " + args
+    elif device == "pit":
+        args = "hpet=disable nolapic " + args
     tmo = str(300 + a.idle)
     t = time.time()
     rc = subprocess.call([sys.executable, os.path.join(top, "ci/qemu_run.py"),

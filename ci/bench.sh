@@ -3,7 +3,7 @@
 # the series' tip with NO_IDLE_HZ, and mainline NO_HZ_IDLE (base commit),
 # from one base configuration. Numbers, not pass/fail. REPS rounds (5), the
 # kernels interleaved in each (ci/bench.py); setups: 1, 2 and 4 vCPUs on
-# the local APIC, 1 vCPU on the PIT (SETUPS="1:lapic 2:lapic ...").
+# the local APIC, 1 vCPU on the HPET and on the PIT (SETUPS="1:lapic 2:lapic ...").
 # Writes bench/results.md (quoted by the cover letter) and prints it, and
 # draws bench/timer-irqs.svg: timer interrupts per second of the three
 # kernels in each workload (gnuplot).
@@ -11,7 +11,7 @@ source "$(dirname "$0")/lib.sh"
 
 IDLE=${IDLE:-10}
 REPS=${REPS:-5}
-SETUPS=${SETUPS:-1:lapic 2:lapic 4:lapic 1:pit}
+SETUPS=${SETUPS:-1:lapic 2:lapic 4:lapic 1:hpet 1:pit}
 mkdir -p "$LOGDIR" "$TOP/bench"
 # The base kernels come from the worktree at the base commit, so that they
 # share ccache with the check's builds of the base; guard (lib.sh) puts

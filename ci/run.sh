@@ -11,10 +11,11 @@ for kind in on off; do
 	kernel="$WORK/build-$kind/arch/x86/boot/bzImage"
 	[ -r "$kernel" ] || die "no kernel at $kernel: run make build"
 	hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-$kind/.config")
-	for spec in "1 lapic" "2 lapic" "1 pit"; do
+	for spec in "1 lapic" "2 lapic" "1 hpet" "1 pit"; do
 		set -- $spec
 		args=""
-		[ "$2" = pit ] && args=nolapic
+		[ "$2" = hpet ] && args=nolapic
+		[ "$2" = pit ] && args="hpet=disable nolapic"
 		log="$LOGDIR/run-$kind-$1-$2.log"
 		bash "$TOP/ci/boot.sh" "$kernel" "$log" "$1" "$args dt.mode=demo dt.hz=$hz" 120 >/dev/null 2>&1 ||
 			die "boot failed, see $log"

@@ -95,8 +95,41 @@ static long kmsg_max_skip(const char *dev)
 }
 
 /*
- * The tick device the row expects (dt.dev) is every online CPU's, dyn-tick
- * finds it suitable, "using APIC" says whether it is a local APIC, and ticks
+ * The tick devices /proc/timer_list names (kernel/time/timer_list.c): the
+ * number of CPUs whose "Per CPU device" block says "Clock Event Device:
+ * @want", and in @bcast the broadcast device's name ("<NULL>" when there
+ * is none, "-" when the file has no broadcast block). -1 when unreadable.
+ */
+static int timer_list_devices(const char *want, char *bcast, size_t len)
+{
+	static char buf[131072];
+	const char *key = "Clock Event Device: ";
+	int n = 0, percpu = -1;
+	char *line, *save, name[64];
+
+	snprintf(bcast, len, "-");
+	if (read_file("/proc/timer_list", buf, sizeof(buf)) < 0)
+		return -1;
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strcmp(line, "Broadcast device"))
+			percpu = -1;
+		else if (sscanf(line, "Per CPU device: %d", &percpu) == 1)
+			continue;
+		else if (!strncmp(line, key, strlen(key)) && sscanf(line + strlen(key), "%63s", name) == 1) {
+			if (percpu < 0)
+				snprintf(bcast, len, "%s", name);
+			else if (!strcmp(name, want))
+				n++;
+			percpu = -1;
+		}
+	}
+	return n;
+}
+
+/*
+ * The tick device the row expects (dt.dev) is every online CPU's, as the
+ * clockevents sysfs files and /proc/timer_list both say, dyn-tick finds it
+ * suitable, "using APIC" says whether it is a local APIC, and ticks
  * are skipped on it: skips happen and the idle rate stays under the limit.
  * Then the device's own limit: with dyn_tick_int 0 no timer ends a skip, so
  * skips last what the device allows, max_skip ticks (from the kernel log,
@@ -113,8 +146,8 @@ static long kmsg_max_skip(const char *dev)
 static void t_tick_device(void)
 {
 	const char *dev = param("dt.dev");
-	char path[96], buf[64], got[96] = "", want[64];
-	int cpu, ok = 1, apic, suitable, want_apic, errs = 0;
+	char path[96], buf[64], got[96] = "", want[64], bcast[64];
+	int cpu, ok = 1, apic, suitable, want_apic, errs = 0, listed;
 	long long s0, s1, v[ST_NR], expect_us, lo_us, hi_us, mean_us = 0;
 	long max_skip;
 	double rate;
@@ -141,6 +174,7 @@ static void t_tick_device(void)
 			break;
 		}
 	}
+	listed = timer_list_devices(want, bcast, sizeof(bcast));
 	suitable = state_field("suitable:");
 	apic = state_field("using APIC:");
 	s0 = stat_read(ST_SKIPS);
@@ -163,12 +197,12 @@ static void t_tick_device(void)
 	if (v[ST_SKIPS] > 0)
 		mean_us = v[ST_TICKS] * (1000000LL / hz) / v[ST_SKIPS];
 
-	ok = ok && !errs && max_skip >= 0 && suitable == 1 && apic == want_apic &&
+	ok = ok && listed == ncpu && !errs && max_skip >= 0 && suitable == 1 && apic == want_apic &&
 	     s1 > s0 && rate <= skip_limit() &&
 	     v[ST_SKIPS] > 0 && v[ST_LONGEST] >= lo_us && mean_us <= hi_us;
 	result(ok, "tick_device",
-	       "every CPU's tick device %s%s%s; suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0, %lld skips, the longest %lld us (at least %lld), %lld us on average (at most %lld)%s",
-	       want, got[0] ? ", but " : "", got, suitable, apic, want_apic,
+	       "every CPU's tick device %s%s%s (/proc/timer_list: %d of %d CPUs, broadcast %s); suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0, %lld skips, the longest %lld us (at least %lld), %lld us on average (at most %lld)%s",
+	       want, got[0] ? ", but " : "", got, listed, ncpu, bcast, suitable, apic, want_apic,
 	       s1 - s0, rate, skip_limit(), max_skip,
 	       max_skip > 0 ? " (kernel log)" : max_skip == 0 ? " (clockevents: above a second)" : " (no /dev/kmsg)",
 	       v[ST_SKIPS], v[ST_LONGEST], lo_us, mean_us, hi_us,
