@@ -13,8 +13,9 @@
 #              jiffies drift without data and its early wake-ups
 #              (guest_clock.c), and one idle window for the tests that
 #              judge it, each in its own process (guest_idle.c), the
-#              benchmark's interrupt counts (guest_irqs.c), and the
-#              all_idle replay on canned traces (guest_allidle.c)
+#              benchmark's interrupt counts (guest_irqs.c), the
+#              all_idle replay on canned traces (guest_allidle.c), and
+#              tick_device's /proc/timer_list (guest_timerlist.c)
 # Prints "unit ok NAME" or "unit FAIL NAME" per case, ends with
 # "N passed, N failed" and exits non-zero when a case failed.
 # usage: run.sh [PATTERN]   (only the cases whose name matches PATTERN)
@@ -226,6 +227,7 @@ guest guest-runner guest_runner.c "each test in its own process: a crash fails t
 guest guest-idle guest_idle.c "idle_skips, jiffies_vs_monotonic and proc_stat_idle, each in its own process, judge one idle window"
 guest guest-irqs guest_irqs.c "the benchmark's counts from /proc/interrupts: every kind but ERR and MIS, the IPIs (RES, CAL, TLB), the timer (LOC, IRQ 0)"
 guest guest-allidle guest_allidle.c "all_idle: a skip beside a task fails; CPU 0 standing still (its task's clock jumps, no CPU 0 event) is not a task running"
+guest guest-timerlist guest_timerlist.c "tick_device's /proc/timer_list: the CPUs whose block names the device, the broadcast device apart"
 
 # ---- hang dump --------------------------------------------------------------
 # ci/qemu_dump.py on a canned "info registers -a" answer of two vCPUs: each
