@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * For the host unit tests of ci/guest/init.c (included after it): run a
- * function with stdout in a buffer, as the guest's console would get it.
+ * function with stdout in a buffer, as the guest's console would get it,
+ * and serve a canned file to a fake open().
  */
 
 /* Run @fn with stdout in a buffer; returns the buffer ("" if it cannot) */
-static const char *capture(void (*fn)(void))
+static inline const char *capture(void (*fn)(void))
 {
 	static char out[4096];
 	FILE *f = tmpfile();
@@ -24,4 +25,15 @@ static const char *capture(void (*fn)(void))
 	out[len] = 0;
 	fclose(f);
 	return out;
+}
+
+/* A descriptor of a file that holds @text, read from its start; -1 on error */
+static inline int canned_file(const char *text)
+{
+	FILE *f = tmpfile();
+
+	if (!f || fputs(text, f) < 0 || fflush(f))
+		return -1;
+	lseek(fileno(f), 0, SEEK_SET);
+	return dup(fileno(f));
 }
