@@ -33,17 +33,25 @@ setups = [tuple(s.split(":")) for s in a.setup]  # (vcpus, device)
 titles = {"base": "periodic (unpatched)", "on": "dyn-tick (NO_IDLE_HZ)", "nohz": "NO_HZ_IDLE"}
 
 
+def device_args(device):
+    """The kernel arguments that make DEVICE the tick device: those of the
+    first boot of ci/boots.conf with dt.dev=DEVICE (the base configuration
+    has the HPET: "nolapic" for it, "hpet=disable nolapic" for the PIT),
+    with a space after them."""
+    with open(os.path.join(top, "ci/boots.conf")) as f:
+        for line in f:
+            w = line.split()
+            if len(w) >= 3 and not w[0].startswith("#") and f"dt.dev={device}" in w[2:]:
+                return "".join(x + " " for x in w[2:] if x != "-")
+    sys.exit(f"bench: no boot with dt.dev={device} in ci/boots.conf")
+
+
 def run(kernel, vcpus, device, rnd):
     """One boot; returns {key: value} of its BENCH lines and host CPU %."""
     name, image, hz = kernel
     log = os.path.join(a.logs, f"bench-{name}-{vcpus}-{device}-{rnd}.log")
     args = f"dt.mode=bench dt.hz={hz} dt.idle={a.idle}"
-    # The base configuration has the HPET: "nolapic" makes it the tick
-    # device, and the PIT needs "hpet=disable" as well (ci/boots.conf)
-    if device == "hpet":
-        args = "nolapic " + args
-    elif device == "pit":
-        args = "hpet=disable nolapic " + args
+    args = device_args(device) + args
     tmo = str(300 + a.idle)
     t = time.time()
     rc = subprocess.call([sys.executable, os.path.join(top, "ci/qemu_run.py"),

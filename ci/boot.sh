@@ -11,7 +11,6 @@ initrd=${INITRD:-$WORK/guest/initramfs.cpio}
 mkdir -p "$(dirname "$log")"
 
 start=$(date +%s)
-set +e
 # ci/qemu_run.py, the one launcher: the machine, the serial console into
 # LOG, QEMU's pid in the run's directory in a guarded run (lib.sh: guard),
 # and at the timeout what the vCPUs were doing (ci/qemu_dump.py) appended
@@ -20,13 +19,12 @@ set +e
 python3 "$TOP/ci/qemu_run.py" --kernel "$kernel" --initrd "$initrd" --log "$log" \
 	--smp "$smp" --timeout "$tmo" --append "$args" </dev/null &
 qemu=$!
-stop() { kill -TERM "$qemu" 2>/dev/null; wait "$qemu"; exit "$1"; }
+stop() { kill -TERM "$qemu" 2>/dev/null || true; wait "$qemu" || true; exit "$1"; }
 trap 'stop 130' INT
 trap 'stop 143' TERM
 trap 'stop 129' HUP
-wait "$qemu"
-rc=$?
+rc=0
+wait "$qemu" || rc=$?
 trap - INT TERM HUP
-set -e
 tr -d '\r' <"$log" >"$log.tmp" && mv "$log.tmp" "$log"
 exec bash "$TOP/ci/verdict.sh" "$(basename "$log" .log)" "$log" "$rc" "$tmo" "$(( $(date +%s) - start ))"

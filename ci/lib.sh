@@ -184,6 +184,25 @@ new_lines() {
 	comm -13 "$1" "$2"
 }
 
+# --- Results of the checks (ci/check.sh, ci/checks/) -----------------------
+# Every check writes its results, one a line, tab-separated, to a file of
+# the run's results directory (ci/check.sh: $LOGDIR/results/NN for commit
+# NN, 00 for the base, "series" for the checks of the whole series), and
+# ci/checks/report.sh makes the table and the totals from those files alone:
+#   ok|FAIL|skip COUNT WHAT   COUNT results passed, failed or skipped
+#   cell COLUMN VALUE         the commit's cell of the per-commit table
+#   time KEY SECONDS          time spent, summed per KEY
+# A check's exit status when nothing after it can be judged (ci/check.sh)
+STOP=3
+result() {	# FILE STATUS COUNT WHAT
+	printf '%s\t%s\t%s\n' "$2" "$3" "$4" >>"$1"
+	[ "$2" != FAIL ] || say "FAIL: $4"
+}
+cell() { printf 'cell\t%s\t%s\n' "$2" "$3" >>"$1"; }	# FILE COLUMN VALUE
+cell_of() {	# FILE COLUMN: the cell's last value, or "-"
+	awk -F'\t' -v c="$2" '$1 == "cell" && $2 == c { v = $3 } END { print (v == "" ? "-" : v) }' "$1"
+}
+
 # --- Boots of ci/boots.conf -------------------------------------------------
 # summary_count KEY LINE: N of KEY=N in the verdict's summary line
 # (ci/verdict.sh: "boot=ok tests_pass=N tests_skip=N tests_fail=N secs=N"),
@@ -196,6 +215,20 @@ summary_count() { sed -n "s/.*\\b$1=\\([0-9][0-9]*\\).*/\\1/p" <<<"$2" | tail -n
 # the boot passed), tests_pass, tests_skip and tests_fail, and prints the
 # KTAP results to stderr. Returns 2, booting nothing, when the plan fails.
 # The one boot loop of check.sh and retest.sh.
+boot_conf() {	# NAME: "VCPUS ARGS" of the boot NAME of ci/boots.conf (ARGS "-": none)
+	local line
+	line=$(awk -v b="$1" '$1 == b { $1 = ""; sub(/^ +/, ""); print; exit }' "$TOP/ci/boots.conf")
+	[ -n "$line" ] || die "no boot '$1' in ci/boots.conf"
+	printf '%s\n' "$line"
+}
+boot_args() {	# NAME: the kernel arguments of the boot NAME of ci/boots.conf
+	local conf vcpus args
+	conf=$(boot_conf "$1")
+	read -r vcpus args <<<"$conf"
+	[ "$args" != - ] || args=""
+	printf '%s\n' "$args"
+}
+
 run_boot() {
 	local name=$1 vcpus=$2 args=$3 image=$4 log=$5 hz=$6 idle=$7 res
 	tests_pass=0 tests_skip=0 tests_fail=0 boot_rc=1 boot_plan=""

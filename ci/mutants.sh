@@ -14,7 +14,7 @@ out="$WORK/build-mutant"
 mkdir -p "$LOGDIR"
 want=" $* "
 
-cd "$TREE"
+cd "$TREE" || exit 1
 [ "$(git rev-parse HEAD)" = "$(git rev-parse series)" ] ||
 	die "mutants: $TREE is not at the series tip (git checkout series)"
 edits=$(git status --porcelain --untracked-files=no)
@@ -97,6 +97,8 @@ while IFS= read -r line; do
 	else
 		hz=$(sed -n 's/^CONFIG_HZ=//p' "$(mutant_out "$kernel")/.config")
 		[ "$args" = - ] && args=""
+		# boot:NAME, the arguments of that boot of ci/boots.conf
+		[[ $args != boot:* ]] || args=$(boot_args "${args#boot:}")
 		rc=0
 		bash "$TOP/ci/boot.sh" "$(mutant_out "$kernel")/arch/x86/boot/bzImage" "$LOGDIR/mutant-$name.log" \
 			"$vcpus" "$args dt.hz=$hz dt.idle=5 dt.tests=$catcher" 600 \

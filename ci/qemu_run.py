@@ -101,7 +101,7 @@ def accel():
     return ["-accel", "tcg,thread=single" if tcg == "single" else "tcg"]
 
 
-def machine(extra, where):
+def machine(extra, where, args=""):
     """The guest machine: no PS/2 controller (i8042=off), as probing the
     mouse takes seconds under TCG and would land in the first
     measurements of the guest; 256 MiB; the kernel on ttyS0; a disk if
@@ -109,7 +109,7 @@ def machine(extra, where):
     return ["qemu-system-i386"] + accel() + ["-M", "pc,i8042=off", "-m", "256",
             "-smp", a.smp, "-no-reboot"] + extra + disk(where) + [
             "-kernel", a.kernel, "-initrd", a.initrd,
-            "-append", "console=ttyS0 panic=-1 loglevel=7 " + a.append]
+            "-append", "console=ttyS0 panic=-1 loglevel=7 " + args + a.append]
 
 
 if a.interactive:
@@ -120,6 +120,10 @@ if a.interactive:
 run = os.environ.get("DYNTICK_RUN") or None
 sockdir = tempfile.mkdtemp(dir=run)
 sock = os.path.join(sockdir, "serial")
+# The guest's own output (KTAP, its requests to the host) comes on a
+# second serial port, ttyS1 (dt.out=ttyS1: ci/guest/init.c), so that the
+# kernel's messages on the console cannot cut into a line of it.
+sock1 = os.path.join(sockdir, "guest")
 mon = os.path.join(sockdir, "monitor")
 pidfile = os.path.join(run, f"qemu.{os.getpid()}.pid") if run else None
 qemu = None
@@ -172,7 +176,7 @@ for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
     signal.signal(sig, stop)
 
 # A boot that falls silent this long before the guest's init prints its
-# first line ("# ..." or "TAP version") is looked at (qemu_dump.dump()):
+# first line ("# ..." or "KTAP version") is looked at (qemu_dump.dump()):
 # Debian's kernel boots in 8-10 s here with gaps of at most a few seconds.
 SILENT_BOOT = 30
 # A run whose guest hung in multi-threaded TCG's stale translation
@@ -188,34 +192,56 @@ def launch():
     global qemu
     cmd = machine(["-display", "none", "-monitor", f"unix:{mon},server=on,wait=off",
                    "-chardev", f"socket,id=s0,path={sock},server=on,wait=on",
-                   "-serial", "chardev:s0"], sockdir)
+                   "-serial", "chardev:s0",
+                   "-chardev", f"socket,id=s1,path={sock1},server=on,wait=on",
+                   "-serial", "chardev:s1"], sockdir, "dt.out=ttyS1 ")
     if pidfile:
         cmd += ["-pidfile", pidfile]
-    for p in (sock, mon):
+    for p in (sock, sock1, mon):
         if os.path.exists(p):
             os.unlink(p)
     qemu = subprocess.Popen(cmd, stdin=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
+    conns = []
+    for path in (sock, sock1):
+        for _ in range(200):
             conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            conn.connect(sock)
-            conn.setblocking(False)
-            return conn
-        except OSError:
-            conn.close()
-            time.sleep(0.05)
-    qemu.kill()
-    qemu.wait()
-    cleanup()
-    sys.exit("qemu_run: cannot connect to the serial socket")
+            try:
+                conn.connect(path)
+                conn.setblocking(False)
+                conns.append(conn)
+                break
+            except OSError:
+                conn.close()
+                time.sleep(0.05)
+        else:
+            qemu.kill()
+            qemu.wait()
+            cleanup()
+            sys.exit(f"qemu_run: cannot connect to the serial socket {path}")
+    return conns
 
 
-def watch(s, notes):
-    """Copy the console to @out and act on the guest's requests until QEMU
-    exits or the timeout. Returns (QEMU's exit code or 124, the hang
-    report's lines, or [] if it did not hang, and whether they show the
-    emulator's race)."""
-    buf = b""
+def watch(conns, notes, bufs):
+    """Copy the console and the guest's port to @out, whole lines only, so
+    that a line of one never cuts into a line of the other, and act on the
+    guest's requests, until QEMU exits or the timeout. What is left of a
+    line when it ends stays in @bufs. Returns (QEMU's exit code or 124,
+    the hang report's lines, or [] if it did not hang, and whether they
+    show the emulator's race)."""
+    console = conns[0]
+    ended = set()
+
+    def lines(i, data):
+        """The whole lines that @data completes on port @i, each written to
+        @out as it came, and returned without its end for the requests."""
+        bufs[i] += data
+        done = []
+        while b"\n" in bufs[i]:
+            line, bufs[i] = bufs[i].split(b"\n", 1)
+            out.write(line + b"\n")
+            done.append(line.strip(b"\r"))
+        return done
+
     start = last = time.monotonic()
     looked = booted = False
     storm_until = 0.0
@@ -232,47 +258,69 @@ def watch(s, notes):
             hang, race = qemu_dump.dump(mon, a.kernel)
             qemu.kill()
             return 124, hang, race
-        try:
-            data = s.recv(65536)
-            if data:
-                out.write(data)
-                buf += data
-                last, looked = time.monotonic(), False
-                while b"\n" in buf:
-                    line, buf = buf.split(b"\n", 1)
-                    line = line.strip(b"\r")
-                    if line.startswith((b"# ", b"TAP version")):
-                        booted = True
-                    if line == b"STORM-START":
-                        storm_until = time.monotonic() + a.storm
-                    elif line.startswith(b"HOSTKEY "):
-                        key_at = time.monotonic() + int(line.split()[1]) / 1000
-                    elif line.startswith(b"HOSTCLOCK "):
-                        notes.append(("HOSTCLOCK", line.split()[1].decode(), time.monotonic_ns()))
-                    elif line.startswith(b"HOSTCPU "):
-                        notes.append(("HOSTCPU", line.split()[1].decode(),
-                                      f"{time.monotonic_ns()} {qemu_cpu_ns(qemu.pid)}"))
-            elif qemu.poll() is not None:
-                return qemu.wait(), [], False
-        except BlockingIOError:
+        got = False
+        for i, c in enumerate(conns):
+            if i in ended:
+                continue
+            try:
+                data = c.recv(65536)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                ended.add(i)
+                continue
+            got = True
+            last, looked = time.monotonic(), False
+            for line in lines(i, data):
+                if line.startswith((b"# ", b"KTAP version")):
+                    booted = True
+                if line == b"STORM-START":
+                    storm_until = time.monotonic() + a.storm
+                elif line.startswith(b"HOSTKEY "):
+                    key_at = time.monotonic() + int(line.split()[1]) / 1000
+                elif line.startswith(b"HOSTCLOCK "):
+                    notes.append(("HOSTCLOCK", line.split()[1].decode(), time.monotonic_ns()))
+                elif line.startswith(b"HOSTCPU "):
+                    notes.append(("HOSTCPU", line.split()[1].decode(),
+                                  f"{time.monotonic_ns()} {qemu_cpu_ns(qemu.pid)}"))
+        if not got:
             if qemu.poll() is not None:
+                # What QEMU wrote before it exited is still in the sockets
+                for i, c in enumerate(conns):
+                    c.setblocking(True)
+                    c.settimeout(1)
+                    try:
+                        while i not in ended:
+                            data = c.recv(65536)
+                            if not data:
+                                break
+                            for _ in lines(i, data):
+                                pass
+                    except OSError:
+                        pass
                 return qemu.wait(), [], False
             if storm_until <= time.monotonic():
                 # Woken by the guest's next output at once: HOSTCPU notes
                 # are taken as the line arrives, not up to 10 ms later.
-                select.select([s], [], [], 0.01)
-        except OSError:
-            if qemu.poll() is not None:
-                return qemu.wait(), [], False
+                # A port at its end is always readable: not waited on.
+                live = [c for i, c in enumerate(conns) if i not in ended]
+                if live:
+                    select.select(live, [], [], 0.01)
+                else:
+                    time.sleep(0.01)
+        # The storm and the key press come on the console's port, ttyS0
+        # (the guest's standard input, and its wake-up source)
         if key_at and key_at <= time.monotonic():
             key_at = 0.0
             try:
-                s.send(b"\n")
+                console.send(b"\n")
             except (BlockingIOError, OSError):
                 pass
         if storm_until > time.monotonic():
             try:
-                s.send(b"x" * 64)
+                console.send(b"x" * 64)
             except (BlockingIOError, OSError):
                 pass
             time.sleep(STORM_GAP)
@@ -280,13 +328,18 @@ def watch(s, notes):
 
 first = []
 for boot in range(1, EMULATOR_RETRIES + 2):
-    s = launch()
+    conns = launch()
     out = open(a.log, "wb")
     out.write(b"".join(first))
     notes = []
-    rc, hang, race = watch(s, notes)
+    rest = [b"" for _ in conns]
+    rc, hang, race = watch(conns, notes, rest)
     qemu.wait()
-    s.close()
+    for c in conns:
+        c.close()
+    for r in rest:
+        if r:
+            out.write(r + b"\n")
     why = hang[-1] if hang else ""
     if hang and os.environ.get("DYNTICK_SELFTEST_RACE"):
         race, why = True, "HANG emulator race: yes: DYNTICK_SELFTEST_RACE (ci/selftest.sh)"

@@ -11,17 +11,19 @@ for kind in on off; do
 	kernel="$WORK/build-$kind/arch/x86/boot/bzImage"
 	[ -r "$kernel" ] || die "no kernel at $kernel: run make build"
 	hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-$kind/.config")
-	for spec in "1 lapic" "2 lapic" "1 hpet" "1 pit"; do
-		set -- $spec
-		args=""
-		[ "$2" = hpet ] && args=nolapic
-		[ "$2" = pit ] && args="hpet=disable nolapic"
-		log="$LOGDIR/run-$kind-$1-$2.log"
-		bash "$TOP/ci/boot.sh" "$kernel" "$log" "$1" "$args dt.mode=demo dt.hz=$hz" 120 >/dev/null 2>&1 ||
+	# The boots of ci/boots.conf that name a tick device, with their
+	# arguments (the HPET: nolapic; the PIT: hpet=disable nolapic)
+	for boot in smp1 smp2 hpet pit; do
+		conf=$(boot_conf "$boot")
+		read -r vcpus args <<<"$conf"
+		[ "$args" != - ] || args=""
+		dev=$(grep -oE 'dt\.dev=[^ ]+' <<<"$args" | sed 's/.*=//' || true)
+		log="$LOGDIR/run-$kind-$boot.log"
+		bash "$TOP/ci/boot.sh" "$kernel" "$log" "$vcpus" "$args dt.mode=demo dt.hz=$hz" 120 >/dev/null 2>&1 ||
 			die "boot failed, see $log"
 		field() { sed -n "s/^$1:[[:space:]]*//p" "$log" | head -n1; }
 		rate=$(sed -n 's/^DEMO idle timer interrupts.*: //p' "$log")
-		rows+=("NO_IDLE_HZ=$( [ $kind = on ] && echo y || echo n )|$1|$2|$(field suitable)|$(field enabled)|$(field 'using APIC')|$rate")
+		rows+=("NO_IDLE_HZ=$( [ $kind = on ] && echo y || echo n )|$vcpus|${dev:--}|$(field suitable)|$(field enabled)|$(field 'using APIC')|$rate")
 	done
 done
 echo
@@ -29,4 +31,4 @@ echo "dyn-tick at the tip of the series ($(git -C "$TREE" log -1 --format=%h ser
 printf '%s\n' "${rows[@]}" | sed 's/||/|-|/g; s/||/|-|/g; s/|$/|-/' | column -t -s '|'
 echo
 echo "dyn_tick_state of the NO_IDLE_HZ=y kernel, 2 vCPUs:"
-sed -n '/^DEMO dyn_tick_state:/,/^debug:/p' "$LOGDIR/run-on-2-lapic.log" | tail -n +2
+sed -n '/^DEMO dyn_tick_state:/,/^debug:/p' "$LOGDIR/run-on-smp2.log" | tail -n +2

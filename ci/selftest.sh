@@ -10,7 +10,6 @@ source "$(dirname "$0")/lib.sh"
 # Traps for INT, TERM, HUP and EXIT (lib.sh: guard); run by check.sh, the
 # self-test is guarded by the check's own.
 guard "$@"
-set +e
 export TOP WORK TREE LOGDIR
 
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
@@ -41,8 +40,8 @@ done
 expect() {	# CASE PATTERN COMMAND...: COMMAND must fail and print PATTERN
 	local name=$1 pat=$2 out rc
 	shift 2
-	out=$("$@" 2>&1)
-	rc=$?
+	rc=0
+	out=$("$@" 2>&1) || rc=$?
 	if [ $rc != 0 ] && printf '%s\n' "$out" | grep -qE "$pat"; then
 		echo "selftest ok   $name: $(printf '%s\n' "$out" | grep -m1 -E "$pat" | cut -c1-150)"
 	else
@@ -59,7 +58,7 @@ expect() {	# CASE PATTERN COMMAND...: COMMAND must fail and print PATTERN
 st_active=0
 st_begin() {
 	local why=""
-	st_tip=$(git -C "$TREE" rev-parse -q --verify refs/heads/series)
+	st_tip=$(git -C "$TREE" rev-parse -q --verify refs/heads/series) || true
 	if [ -z "$st_tip" ]; then
 		why="no branch series"
 	elif [ "$(git -C "$TREE" symbolic-ref -q HEAD)" != refs/heads/series ]; then
@@ -85,7 +84,7 @@ st_end() {
 	local f
 	[ "$st_active" = 1 ] || return 0
 	st_active=0
-	git -C "$TREE" am --abort >/dev/null 2>&1
+	git -C "$TREE" am --abort >/dev/null 2>&1 || true
 	git -C "$TREE" checkout -q -f -B series "$st_tip"
 	for f in "${st_new[@]}"; do rm -f "$TREE/$f"; done
 	if [ -e "$tmp/stamp" ]; then cp -p "$tmp/stamp" "$STAMP"; else rm -f "$STAMP"; fi
@@ -236,19 +235,19 @@ fi
 # names it, the commit stays on series; FORCE=1 re-applies the patch files.
 case_tree_refuses_commit() {
 	local n=tree-refuses-commit subj="timers: Self-test commit that is not exported" c out forced rc
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	test_commit "$subj"
 	c=$(git -C "$TREE" rev-parse HEAD)
-	out=$(bash "$TOP/ci/tree.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 	if [ $rc = 0 ] || ! grep -F "$subj" <<<"$out" | grep -qF "$(short "$c")" ||
 	   ! grep -qF 'make export' <<<"$out" || ! grep -qF 'FORCE=1' <<<"$out"; then
 		flunk "$n" "tree.sh did not refuse with the commit, make export and FORCE=1 (exit $rc)" "$out"
 	elif [ "$(git -C "$TREE" rev-parse series)" != "$c" ]; then
 		flunk "$n" "the commit is no longer the tip of series after the refusal"
 	else
-		forced=$(FORCE=1 bash "$TOP/ci/tree.sh" 2>&1)
-		rc=$?
+		rc=0
+		forced=$(FORCE=1 bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 		if [ $rc != 0 ] || ! on_series_tip; then
 			flunk "$n" "FORCE=1 did not re-apply the patch files (exit $rc)" "$forced"
 		else
@@ -263,13 +262,13 @@ want tree-refuses-commit && case_tree_refuses_commit
 # refuses and names the files, which stay as they are.
 case_tree_refuses_edit() {
 	local n=tree-refuses-edit new=kernel/time/selftest-new.c out rc sum
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	echo "/* selftest */" >>"$TREE/kernel/time/dyn-tick.c"
 	st_new+=("$new")
 	echo "int selftest_new;" >"$TREE/$new"
 	sum=$(cat "$TREE/kernel/time/dyn-tick.c" "$TREE/$new" | md5sum)
-	out=$(bash "$TOP/ci/tree.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 	if [ $rc = 0 ] || ! grep -qE '^ +M kernel/time/dyn-tick.c$' <<<"$out" ||
 	   ! grep -qE "^ +\?\? $new\$" <<<"$out" || ! grep -qF 'FORCE=1' <<<"$out"; then
 		flunk "$n" "tree.sh did not refuse naming both files and FORCE=1 (exit $rc)" "$out"
@@ -288,14 +287,14 @@ want tree-refuses-edit && case_tree_refuses_edit
 # tree applied before stamps existed), series equal to the patch files.
 case_tree_reapplies_pulled() {
 	local n=tree-reapplies-pulled pulled="$tmp/pulled" out rc new last
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	mkdir -p "$pulled"
 	cp "$TOP"/[0-9][0-9][0-9][0-9]-*.patch "$pulled/"
 	set -- "$pulled"/[0-9][0-9][0-9][0-9]-*.patch
 	last=${!#}
 	sed -i '0,/^Signed-off-by:/s//A sentence that a git pull brought.\n\n&/' "$last"
-	out=$(env TOP="$pulled" bash "$TOP/ci/tree.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(env TOP="$pulled" bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 	new=$(git -C "$TREE" rev-parse series)
 	if [ $rc != 0 ] || grep -qi 'throw away' <<<"$out" || [ "$new" = "$st_tip" ] ||
 	   [ "$(git -C "$TREE" rev-parse series^)" != "$(git -C "$TREE" rev-parse "$st_tip^")" ] ||
@@ -304,16 +303,16 @@ case_tree_reapplies_pulled() {
 		st_end
 		return
 	fi
-	out=$(bash "$TOP/ci/tree.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 	if [ $rc != 0 ] || ! on_series_tip; then
 		flunk "$n" "back to the real patch files: not re-applied silently (exit $rc)" "$out"
 		st_end
 		return
 	fi
 	rm -f "$STAMP"
-	out=$(bash "$TOP/ci/tree.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(bash "$TOP/ci/tree.sh" 2>&1) || rc=$?
 	if [ $rc != 0 ] || ! on_series_tip; then
 		flunk "$n" "without a stamp: series equal to the patch files not re-applied silently (exit $rc)" "$out"
 	else
@@ -328,11 +327,11 @@ want tree-reapplies-pulled && case_tree_reapplies_pulled
 # patch files it was applied from.
 case_export_detached() {
 	local n=export-detached top="$tmp/export" out rc diffs cl="cover-letter.txt differs (make bench since the last export?)"
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	copy_top "$top"
 	git -C "$TREE" checkout -q --detach series~3
-	out=$(env TOP="$top" bash "$TOP/ci/export.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(env TOP="$top" bash "$TOP/ci/export.sh" 2>&1) || rc=$?
 	diffs=$(differing_patches "$top")
 	cmp -s "$TOP/cover-letter.txt" "$top/cover-letter.txt" && cl="cover-letter.txt too"
 	if [ $rc != 0 ] || [ -n "$diffs" ]; then
@@ -349,13 +348,13 @@ want export-detached && case_export_detached
 # and names it, and writes nothing.
 case_export_refuses_stray() {
 	local n=export-refuses-stray top="$tmp/stray" subj="timers: Self-test commit on a detached HEAD" c out rc
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	copy_top "$top"
 	git -C "$TREE" checkout -q --detach series~1
 	test_commit "$subj"
 	c=$(git -C "$TREE" rev-parse HEAD)
-	out=$(env TOP="$top" bash "$TOP/ci/export.sh" 2>&1)
-	rc=$?
+	rc=0
+	out=$(env TOP="$top" bash "$TOP/ci/export.sh" 2>&1) || rc=$?
 	if [ $rc = 0 ] || ! grep -F "$subj" <<<"$out" | grep -qF "$(short "$c")" || ! grep -qF 'FORCE=1' <<<"$out"; then
 		flunk "$n" "export.sh did not refuse naming the commit (exit $rc)" "$out"
 	elif [ -n "$(differing_patches "$top")" ] || ! cmp -s "$TOP/cover-letter.txt" "$top/cover-letter.txt"; then
@@ -389,7 +388,7 @@ case_interrupted() {	# CASE SIGNAL
 	local n=$1 sig=$2 runs="$tmp/runs-$2" hook="$tmp/hook.sh" pid qf qpid="" rc left why=""
 	local want_rc=143
 	[ "$sig" = TERM ] || want_rc=130
-	st_begin "$n" || return
+	st_begin "$n" || return 0
 	[ -e "$tmp/stub" ] || make_stub "$tmp/stub"
 	mkdir -p "$runs"
 	cat >"$hook" <<'HOOK'
@@ -417,11 +416,11 @@ HOOK
 		sleep 0.1
 	done
 	[ -n "$qpid" ] || why="QEMU did not start"
-	kill -"$sig" "$pid"
+	kill -"$sig" "$pid" || true
 	for _ in $(seq 600); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	kill -0 "$pid" 2>/dev/null && { why="still running 60 s after SIG$sig"; kill -KILL "$pid"; }
-	wait "$pid"
-	rc=$?
+	rc=0
+	wait "$pid" || rc=$?
 	# Whatever of the run still runs: its command line names our stub.
 	left=$(ps -eo pid=,args= | S="$tmp/stub" awk 'ENVIRON["S"] != "" && index($0, ENVIRON["S"]) { print }')
 	if [ -z "$why" ]; then
@@ -448,13 +447,13 @@ want interrupted-run-int && case_interrupted interrupted-run-int INT
 # does not have.
 case_docs_warning() {	# CASE FILE TEXT PATTERN
 	local new
-	st_begin "$1" || return
+	st_begin "$1" || return 0
 	if ! bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-tip.txt" 2>"$tmp/docs.err"; then
 		flunk "$1" "the tip's documentation does not build" "$(cat "$tmp/docs.err")"
 	else
 		printf '%b' "$3" >>"$TREE/$2"
-		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-bad.txt" 2>>"$tmp/docs.err"
-		new=$(new_lines "$tmp/docs-tip.txt" "$tmp/docs-bad.txt")
+		bash "$TOP/ci/docs.sh" "$tmp/docs" >"$tmp/docs-bad.txt" 2>>"$tmp/docs.err" || true
+		new=$(new_lines "$tmp/docs-tip.txt" "$tmp/docs-bad.txt" || true)
 		if grep -qE "$4" <<<"$new"; then
 			pass "$1" "$(grep -m1 -E "$4" <<<"$new")"
 		else

@@ -6,20 +6,23 @@
 # four: "N passed, N failed, N skipped". A failing unit test is counted
 # and the rest still runs.
 source "$(dirname "$0")/lib.sh"
-set +e
 
 mkdir -p "$LOGDIR"
 # The packages first: the unit tests already need some of them.
 bash "$TOP/ci/deps.sh" || say "test: installing the packages failed; the check will say what is missing"
-bash "$TOP/ci/unit/run.sh" 2>&1 | tee "$LOGDIR/unit.out"
-urc=${PIPESTATUS[0]}
-u=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$LOGDIR/unit.out" | tail -n1)
-bash "$TOP/ci/check.sh" 2>&1 | tee "$LOGDIR/check.out"
-c=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGDIR/check.out" | tail -n1)
-bash "$TOP/ci/matrix.sh" 2>&1 | tee "$LOGDIR/matrix.out"
-m=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGDIR/matrix.out" | tail -n1)
-bash "$TOP/ci/randconfig.sh" 2>&1 | tee "$LOGDIR/randconfig.out"
-r=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGDIR/randconfig.out" | tail -n1)
+# part VAR NAME SCRIPT: run ci/SCRIPT, its output also into
+# $LOGDIR/NAME.out; its exit status (pipefail: the script's, as tee does
+# not fail) in part_rc, its last "N passed, N failed" line in VAR.
+part() {
+	part_rc=0
+	bash "$TOP/ci/$3" 2>&1 | tee "$LOGDIR/$2.out" || part_rc=$?
+	printf -v "$1" '%s' "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$LOGDIR/$2.out" | tail -n1 || true)"
+}
+part u unit unit/run.sh
+urc=$part_rc
+part c check check.sh
+part m matrix matrix.sh
+part r randconfig randconfig.sh
 
 num() { printf '%s' "$1" | grep -oE "[0-9]+ $2" | grep -oE '^[0-9]+' || echo 0; }
 p=$(( $(num "$u" passed) + $(num "$c" passed) + $(num "$m" passed) + $(num "$r" passed) ))

@@ -118,11 +118,13 @@ static void t_loadavg(void)
 					       (w - te) / 1e9, up[i].from / 100.0, up[i].to / 100.0, a);
 		}
 	}
-	result(!bad && busy_n >= LOADAVG_BUSY_S / 5 - 1 && idle_n >= LOADAVG_IDLE_S / 5 - 1,
-	       "loadavg",
-	       "%d tasks for %d s, then %d s idle: %d busy windows want %d..%d active, %d idle windows want 0; %d wrong (%d not an integer within %.2f)%s%s",
-	       ncpu, LOADAVG_BUSY_S, LOADAVG_IDLE_S, busy_n, ncpu, ncpu + 1, idle_n, bad,
-	       unclear, tol, bad ? ": " : "", fails);
+	CLAUSE(!bad);
+	CLAUSE(busy_n >= LOADAVG_BUSY_S / 5 - 1);
+	CLAUSE(idle_n >= LOADAVG_IDLE_S / 5 - 1);
+	result_of("loadavg",
+	          "%d tasks for %d s, then %d s idle: %d busy windows want %d..%d active, %d idle windows want 0; %d wrong (%d not an integer within %.2f)%s%s",
+	          ncpu, LOADAVG_BUSY_S, LOADAVG_IDLE_S, busy_n, ncpu, ncpu + 1, idle_n, bad,
+	          unclear, tol, bad ? ": " : "", fails);
 }
 
 /*
@@ -425,11 +427,15 @@ static void t_all_idle(void)
 		for (i = 0, c = 0; i < n && c < 40; i++)
 			if (ev[i].t >= r.worst_from - 1000000LL && ev[i].t <= r.worst_to + 100000LL && ++c)
 				diag("trace: %s", ev[i].line);
-	result(!errs && ncpu >= 2 && rounds == 3 * ALLIDLE_ROUNDS && r.ended >= ALLIDLE_ROUNDS && !r.bad,
-	       "all_idle",
-	       "%d wake-ups on cpu0 (timer, task, RTC interrupt), %d trace events: %d skips ended by a task on another CPU; %d times a CPU skipped more than %.1f ms while another ran a task, the longest %.3f ms%s%s",
-	       rounds, n, r.ended, r.bad, bound / 1e6, r.worst / 1e6, r.worst_at,
-	       errs ? "; tracefs or sysfs writes failed" : "");
+	CLAUSE(!errs);
+	CLAUSE(ncpu >= 2);
+	CLAUSE(rounds == 3 * ALLIDLE_ROUNDS);
+	CLAUSE(r.ended >= ALLIDLE_ROUNDS);
+	CLAUSE(!r.bad);
+	result_of("all_idle",
+	          "%d wake-ups on cpu0 (timer, task, RTC interrupt), %d trace events: %d skips ended by a task on another CPU; %d times a CPU skipped more than %.1f ms while another ran a task, the longest %.3f ms%s%s",
+	          rounds, n, r.ended, r.bad, bound / 1e6, r.worst / 1e6, r.worst_at,
+	          errs ? "; tracefs or sysfs writes failed" : "");
 }
 
 /*
@@ -579,12 +585,17 @@ static void t_proc_stat_iowait(void)
 		}
 	}
 	iowait0 = n > 1 ? (int)(prev[1][4] - first[1][4]) : 0;
-	result(!errs && !down[0] && n == ncpu + 1 && samples >= 100 && worst * 10 <= elapsed &&
-	       iowait0 * 2 >= elapsed && st1[ST_SKIPS] - st0[ST_SKIPS] >= 50,
-	       "proc_stat_iowait",
-	       "%d samples of /proc/stat in %.1f s, %lld skips: %s; each CPU's fields add up to the %lld units (USER_HZ) elapsed within %lld (cpu%d: %s; limit a tenth, exact %d: %s); cpu0 iowait %d units (at least half)%s",
-	       samples, (t1 - t0) / 1e9, st1[ST_SKIPS] - st0[ST_SKIPS],
-	       down[0] ? down : "no field of any CPU went down", elapsed, worst, worst_cpu,
-	       worst_txt, exact, worst <= exact ? "met" : "NOT MET", iowait0,
-	       errs ? "; /proc/stat unreadable" : "");
+	CLAUSE(!errs);
+	CLAUSE(!down[0]);
+	CLAUSE(n == ncpu + 1);
+	CLAUSE(samples >= 100);
+	CLAUSE(worst * 10 <= elapsed);
+	CLAUSE(iowait0 * 2 >= elapsed);
+	CLAUSE(st1[ST_SKIPS] - st0[ST_SKIPS] >= 50);
+	result_of("proc_stat_iowait",
+	          "%d samples of /proc/stat in %.1f s, %lld skips: %s; each CPU's fields add up to the %lld units (USER_HZ) elapsed within %lld (cpu%d: %s; limit a tenth, exact %d: %s); cpu0 iowait %d units (at least half)%s",
+	          samples, (t1 - t0) / 1e9, st1[ST_SKIPS] - st0[ST_SKIPS],
+	          down[0] ? down : "no field of any CPU went down", elapsed, worst, worst_cpu,
+	          worst_txt, exact, worst <= exact ? "met" : "NOT MET", iowait0,
+	          errs ? "; /proc/stat unreadable" : "");
 }

@@ -52,12 +52,18 @@ static void t_suspend_idle(void)
 	drift_end(&d);
 	dm = m1 - m0;
 	dr = r1 - r0;
-	result(!err && dm >= 2500000000LL && dm <= 6000000000LL && llabs(dr - dm) < 10000000LL &&
-	       s1 > s0 && s2 > s1 && rate <= skip_limit() && drift_within(&d, 10000000LL),
-	       "suspend_idle",
-	       "freeze %s, awake after %.3f s monotonic (key at 3 s, 2.5-6 s), realtime %+.3f ms off it (limit 10); skips: %lld while suspended, %lld in 3 s after (%.1f timer interrupts/s per CPU, limit %.0f); %s",
-	       err ? strerror(err) : "ok", dm / 1e9, (dr - dm) / 1e6, s1 - s0, s2 - s1, rate,
-	       skip_limit(), d.text);
+	CLAUSE(!err);
+	CLAUSE(dm >= 2500000000LL);
+	CLAUSE(dm <= 6000000000LL);
+	CLAUSE(llabs(dr - dm) < CLOCKS_LIMIT_NS);
+	CLAUSE(s1 > s0);
+	CLAUSE(s2 > s1);
+	CLAUSE(rate <= skip_limit());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	result_of("suspend_idle",
+	          "freeze %s, awake after %.3f s monotonic (key at 3 s, 2.5-6 s), realtime %+.3f ms off it (limit 10); skips: %lld while suspended, %lld in 3 s after (%.1f timer interrupts/s per CPU, limit %.0f); %s",
+	          err ? strerror(err) : "ok", dm / 1e9, (dr - dm) / 1e6, s1 - s0, s2 - s1, rate,
+	          skip_limit(), d.text);
 }
 
 static const char *param(const char *name);
@@ -147,7 +153,7 @@ static void t_tick_device(void)
 {
 	const char *dev = param("dt.dev");
 	char path[96], buf[64], got[96] = "", want[64], bcast[64];
-	int cpu, ok = 1, apic, suitable, want_apic, errs = 0, listed;
+	int cpu, sysfs_devices_ok = 1, apic, suitable, want_apic, errs = 0, listed;
 	long long s0, s1, v[ST_NR], expect_us, lo_us, hi_us, mean_us = 0;
 	long max_skip;
 	double rate;
@@ -164,13 +170,13 @@ static void t_tick_device(void)
 			 "/sys/devices/system/clockevents/clockevent%d/current_device", cpu);
 		if (read_file(path, buf, sizeof(buf)) < 0) {
 			snprintf(got, sizeof(got), "cpu%d unreadable", cpu);
-			ok = 0;
+			sysfs_devices_ok = 0;
 			break;
 		}
 		buf[strcspn(buf, "\n")] = 0;
 		if (strcmp(buf, want)) {
 			snprintf(got, sizeof(got), "cpu%d %s", cpu, buf);
-			ok = 0;
+			sysfs_devices_ok = 0;
 			break;
 		}
 	}
@@ -197,14 +203,22 @@ static void t_tick_device(void)
 	if (v[ST_SKIPS] > 0)
 		mean_us = v[ST_TICKS] * (1000000LL / hz) / v[ST_SKIPS];
 
-	ok = ok && listed == ncpu && !errs && max_skip >= 0 && suitable == 1 && apic == want_apic &&
-	     s1 > s0 && rate <= skip_limit() &&
-	     v[ST_SKIPS] > 0 && v[ST_LONGEST] >= lo_us && mean_us <= hi_us;
-	result(ok, "tick_device",
-	       "every CPU's tick device %s%s%s (/proc/timer_list: %d of %d CPUs, broadcast %s); suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0, %lld skips, the longest %lld us (at least %lld), %lld us on average (at most %lld)%s",
-	       want, got[0] ? ", but " : "", got, listed, ncpu, bcast, suitable, apic, want_apic,
-	       s1 - s0, rate, skip_limit(), max_skip,
-	       max_skip > 0 ? " (kernel log)" : max_skip == 0 ? " (clockevents: above a second)" : " (no /dev/kmsg)",
-	       v[ST_SKIPS], v[ST_LONGEST], lo_us, mean_us, hi_us,
-	       errs ? "; sysfs writes failed" : "");
+	CLAUSE(sysfs_devices_ok);
+	CLAUSE(listed == ncpu);
+	CLAUSE(!errs);
+	CLAUSE(max_skip >= 0);
+	CLAUSE(suitable == 1);
+	CLAUSE(apic == want_apic);
+	CLAUSE(s1 > s0);
+	CLAUSE(rate <= skip_limit());
+	CLAUSE(v[ST_SKIPS] > 0);
+	CLAUSE(v[ST_LONGEST] >= lo_us);
+	CLAUSE(mean_us <= hi_us);
+	result_of("tick_device",
+	          "every CPU's tick device %s%s%s (/proc/timer_list: %d of %d CPUs, broadcast %s); suitable %d, using APIC %d (want %d); 3 s idle: %lld skips, %.1f timer interrupts/s per CPU (limit %.0f); max_skip %ld%s: with dyn_tick_int 0, %lld skips, the longest %lld us (at least %lld), %lld us on average (at most %lld)%s",
+	          want, got[0] ? ", but " : "", got, listed, ncpu, bcast, suitable, apic, want_apic,
+	          s1 - s0, rate, skip_limit(), max_skip,
+	          max_skip > 0 ? " (kernel log)" : max_skip == 0 ? " (clockevents: above a second)" : " (no /dev/kmsg)",
+	          v[ST_SKIPS], v[ST_LONGEST], lo_us, mean_us, hi_us,
+	          errs ? "; sysfs writes failed" : "");
 }

@@ -307,24 +307,70 @@ static void stats_diag(const char *what, const long long *v)
 	     v[ST_MAX_SKIP], v[ST_CS_LIMIT]);
 }
 
-static void result(int ok, const char *name, const char *fmt, ...)
-{
-	va_list ap;
+/*
+ * The clauses of a test's verdict, each stated with CLAUSE(condition) before
+ * result_of(): the result is ok when all hold, and a failed one names the
+ * clauses that did not hold, as written in the test ("failed: rate <=
+ * skip_limit(); ..."), before its measurements. Each test runs in a
+ * process of its own, so one set of clauses a process is enough;
+ * result() and result_of() start the next set empty.
+ */
+static struct {
+	int failed;
+	char text[512];
+} clauses;
 
+#define CLAUSE(cond) clause(!!(cond), #cond)
+
+static void clause(int holds, const char *text)
+{
+	size_t n = strlen(clauses.text);
+
+	if (holds)
+		return;
+	clauses.failed++;
+	snprintf(clauses.text + n, sizeof(clauses.text) - n, "%s%s", n ? ", " : "", text);
+}
+
+static void vresult(int ok, const char *name, const char *why, const char *fmt, va_list ap)
+{
 	test_no++;
 	if (!ok)
 		failed++;
 	if (report_fd >= 0 && write(report_fd, ok ? "1" : "0", 1) != 1)
 		diag("cannot report the result of %s to the test runner", name);
 	printf("%sok %d %s", ok ? "" : "not ", test_no, name);
-	if (fmt) {
+	if (fmt || why) {
 		printf(" # ");
-		va_start(ap, fmt);
-		vprintf(fmt, ap);
-		va_end(ap);
+		if (why)
+			printf("failed: %s; ", why);
+		if (fmt)
+			vprintf(fmt, ap);
 	}
 	printf("\n");
 	fflush(stdout);
+	clauses.failed = 0;
+	clauses.text[0] = 0;
+}
+
+static void result(int ok, const char *name, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vresult(ok, name, NULL, fmt, ap);
+	va_end(ap);
+}
+
+/* The result of the clauses stated since the last result */
+static void result_of(const char *name, const char *fmt, ...)
+{
+	int ok = !clauses.failed;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vresult(ok, name, ok ? NULL : clauses.text, fmt, ap);
+	va_end(ap);
 }
 
 /* Interrupt rate while this process sleeps for @ns, per CPU and second */

@@ -18,9 +18,12 @@ static void t_no_skip(void)
 	drift_start(&d);
 	rate = idle_rate(3000000000LL);
 	drift_end(&d);
-	result(s == 0 && rate >= periodic_floor() && drift_within(&d, 10000000LL), "no_skip",
-	       "suitable %d, %.0f interrupts/s per CPU (at least %.0f), %s",
-	       s, rate, periodic_floor(), d.text);
+	CLAUSE(s == 0);
+	CLAUSE(rate >= periodic_floor());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	result_of("no_skip",
+	          "suitable %d, %.0f interrupts/s per CPU (at least %.0f), %s",
+	          s, rate, periodic_floor(), d.text);
 }
 
 /*
@@ -46,7 +49,7 @@ static void t_hotplug_skip(void)
 	double off_rate = 0, on_rate = 0;
 	struct sleeps sl;
 	struct drift d;
-	int r, errs = 0, ok;
+	int r, errs = 0;
 
 	wait_suitable();
 	drift_start(&d);
@@ -59,11 +62,15 @@ static void t_hotplug_skip(void)
 	}
 	worst_sleep_late(&sl);
 	drift_end(&d);
-	ok = !errs && online_cpus() == ncpu && off_rate <= skip_limit() && on_rate <= skip_limit() &&
-	     drift_within(&d, 10000000LL) && sleeps_ok(&sl);
-	result(ok, "hotplug_skip",
-	       "4 x cpu1 off/on: %d errors, %.1f/%.1f interrupts/s per CPU (limit %.0f), %s, %s",
-	       errs, off_rate, on_rate, skip_limit(), d.text, sl.text);
+	CLAUSE(!errs);
+	CLAUSE(online_cpus() == ncpu);
+	CLAUSE(off_rate <= skip_limit());
+	CLAUSE(on_rate <= skip_limit());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	CLAUSE(sleeps_ok(&sl));
+	result_of("hotplug_skip",
+	          "4 x cpu1 off/on: %d errors, %.1f/%.1f interrupts/s per CPU (limit %.0f), %s, %s",
+	          errs, off_rate, on_rate, skip_limit(), d.text, sl.text);
 }
 
 /* Switch the clocksource at run time between all that are there, idle between */
@@ -110,11 +117,15 @@ static void t_clocksource_cycle(void)
 	drift_end(&d);
 	dm = mono_ns() - m0;
 	dr = real_ns() - r0;
-	result(!errs && s_end == 1 && rate <= skip_limit() && drift_within(&d, 10000000LL) &&
-	       llabs(dr - dm) < 10000000LL, "clocksource_cycle",
-	       "%d switches among '%.*s': %d errors; back on %s: suitable %d, %.1f interrupts/s; %s, realtime-monotonic %.2f ms",
-	       switches, (int)strcspn(avail, "\n"), avail, errs, orig, s_end, rate,
-	       d.text, (dr - dm) / 1e6);
+	CLAUSE(!errs);
+	CLAUSE(s_end == 1);
+	CLAUSE(rate <= skip_limit());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	CLAUSE(llabs(dr - dm) < CLOCKS_LIMIT_NS);
+	result_of("clocksource_cycle",
+	          "%d switches among '%.*s': %d errors; back on %s: suitable %d, %.1f interrupts/s; %s, realtime-monotonic %.2f ms",
+	          switches, (int)strcspn(avail, "\n"), avail, errs, orig, s_end, rate,
+	          d.text, (dr - dm) / 1e6);
 }
 
 /* Toggle the knobs thousands of times while children go busy and idle */
@@ -184,10 +195,14 @@ static void t_sysfs_hammer(void)
 	rate = idle_rate(3000000000LL);
 	worst_sleep_late(&sl);
 	drift_end(&d);
-	result(!errs && bad_reads == 0 && rate <= skip_limit() && drift_within(&d, 10000000LL) &&
-	       sleeps_ok(&sl), "sysfs_hammer",
-	       "9000 writes with %d busy/idle children: %d errors, %d malformed reads; then %.1f interrupts/s, %s, %s",
-	       nk, errs, bad_reads, rate, d.text, sl.text);
+	CLAUSE(!errs);
+	CLAUSE(bad_reads == 0);
+	CLAUSE(rate <= skip_limit());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	CLAUSE(sleeps_ok(&sl));
+	result_of("sysfs_hammer",
+	          "9000 writes with %d busy/idle children: %d errors, %d malformed reads; then %.1f interrupts/s, %s, %s",
+	          nk, errs, bad_reads, rate, d.text, sl.text);
 }
 
 /* Bad values written at offsets; sysfs hands the value to the store as is */
@@ -273,10 +288,13 @@ static void t_irq_storm(void)
 		sleep_ns(rest);
 	tcflush(0, TCIFLUSH);
 	drift_end(&d);
-	result(s1 - s0 >= 200 && drift_within(&d, 10000000LL) && sleeps_ok(&sl) &&
-	       (!have_stats() || w1 - w0 >= 10), "irq_storm",
-	       "%lld serial interrupts, %lld skips ended by one; %s; after it: %s",
-	       s1 - s0, w1 - w0, sl.text, d.text);
+	CLAUSE(s1 - s0 >= 200);
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	CLAUSE(sleeps_ok(&sl));
+	CLAUSE(!have_stats() || w1 - w0 >= 10);
+	result_of("irq_storm",
+	          "%lld serial interrupts, %lld skips ended by one; %s; after it: %s",
+	          s1 - s0, w1 - w0, sl.text, d.text);
 }
 
 /* A long idle: every clock, the idle time, the load average, pending timers */
@@ -359,14 +377,18 @@ static void t_long_idle(void)
 	la_end = atof(buf);
 	idle_pct = 100.0 * (st1 - st0) / sysconf(_SC_CLK_TCK) / ((m1 - m0) / 1e9 * ncpu);
 	printf("LONGIDLE realtime_ns %lld\n", (long long)(r1 - r0));
-	result(drift_within(&d, 10000000LL) && llabs((r1 - r0) - (m1 - m0)) < 10000000LL &&
-	       idle_pct > 98.0 && idle_pct < 102.0 && la_busy >= 0.05 && la_end < la_busy / 3 &&
-	       waits_ok && late_n <= 1,
-	       "long_idle",
-	       "%d s: %s, realtime-monotonic %.2f ms, idle %.2f %%, loadavg %.2f -> %.2f, timerfds %.2f/%.2f/%.2f ms late, nanosleep %.2f ms late (limit %.2f, at most one over)",
-	       secs, d.text, ((r1 - r0) - (m1 - m0)) / 1e6, idle_pct, la_busy, la_end,
-	       tfd_late[0] / 1e6, tfd_late[1] / 1e6, tfd_late[2] / 1e6, sleep_late / 1e6,
-	       long_late_limit() / 1e6);
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	CLAUSE(llabs((r1 - r0) - (m1 - m0)) < CLOCKS_LIMIT_NS);
+	CLAUSE(fabs(idle_pct - 100.0) < IDLE_PCT_LIMIT);
+	CLAUSE(la_busy >= 0.05);
+	CLAUSE(la_end < la_busy / 3);
+	CLAUSE(waits_ok);
+	CLAUSE(late_n <= 1);
+	result_of("long_idle",
+	          "%d s: %s, realtime-monotonic %.2f ms, idle %.2f %%, loadavg %.2f -> %.2f, timerfds %.2f/%.2f/%.2f ms late, nanosleep %.2f ms late (limit %.2f, at most one over)",
+	          secs, d.text, ((r1 - r0) - (m1 - m0)) / 1e6, idle_pct, la_busy, la_end,
+	          tfd_late[0] / 1e6, tfd_late[1] / 1e6, tfd_late[2] / 1e6, sleep_late / 1e6,
+	          long_late_limit() / 1e6);
 }
 
 /*
@@ -394,7 +416,7 @@ static void t_stats_counters(void)
 		"1", "-1", "abc", "\n", " ", "0x", "1 0", "99999999999999999999",
 	};
 	long long z[ST_NR], a[ST_NR], b[ST_NR], c[ST_NR] = { 0 };
-	int i, k, errs = 0, zero = 1, bad_ok = 1, ok;
+	int i, k, errs = 0, zero = 1, bad_ok = 1;
 	double secs, min_ticks;
 	long long ignore_us;
 	char path[128];
@@ -458,17 +480,25 @@ static void t_stats_counters(void)
 
 	min_ticks = 0.5 * hz * secs * ncpu;
 	ignore_us = IGNORE_MAX_SKIP_US + IGNORE_MAX_SKIP_US / 64 + late_limit() / 1000;
-	ok = !errs && zero && bad_ok &&
-	     a[ST_SKIPS] >= 1 && a[ST_TIMER] == 0 && a[ST_MAX_SKIP] + a[ST_CS_LIMIT] >= 1 &&
-	     wakes(a) <= a[ST_SKIPS] && a[ST_SKIPS] <= wakes(a) + ncpu &&
-	     a[ST_TICKS] >= min_ticks && a[ST_LONGEST] > 0 && a[ST_LONGEST] <= ignore_us &&
-	     b[ST_TIMER] >= 1 && (ncpu < 2 || c[ST_IPI] >= 1);
-	result(ok, "stats_counters",
-	       "reset %s, %d bad writes %s; int 0, %.1f s idle: %lld skips, %lld ticks skipped (at least %.0f), longest %lld us (at most %lld), wake_timer %lld, wake_max_skip+cs_limit %lld; int 1: wake_timer %lld; wake_ipi %lld%s",
-	       zero ? "to 0" : "FAILED", ST_NR * (int)(sizeof(bad) / sizeof(bad[0])),
-	       bad_ok ? "refused" : "NOT refused", secs, a[ST_SKIPS], a[ST_TICKS], min_ticks,
-	       a[ST_LONGEST], ignore_us, a[ST_TIMER], a[ST_MAX_SKIP] + a[ST_CS_LIMIT], b[ST_TIMER],
-	       c[ST_IPI], ncpu >= 2 ? "" : " (1 CPU: not judged)");
+	CLAUSE(!errs);
+	CLAUSE(zero);
+	CLAUSE(bad_ok);
+	CLAUSE(a[ST_SKIPS] >= 1);
+	CLAUSE(a[ST_TIMER] == 0);
+	CLAUSE(a[ST_MAX_SKIP] + a[ST_CS_LIMIT] >= 1);
+	CLAUSE(wakes(a) <= a[ST_SKIPS]);
+	CLAUSE(a[ST_SKIPS] <= wakes(a) + ncpu);
+	CLAUSE(a[ST_TICKS] >= min_ticks);
+	CLAUSE(a[ST_LONGEST] > 0);
+	CLAUSE(a[ST_LONGEST] <= ignore_us);
+	CLAUSE(b[ST_TIMER] >= 1);
+	CLAUSE((ncpu < 2 || c[ST_IPI] >= 1));
+	result_of("stats_counters",
+	          "reset %s, %d bad writes %s; int 0, %.1f s idle: %lld skips, %lld ticks skipped (at least %.0f), longest %lld us (at most %lld), wake_timer %lld, wake_max_skip+cs_limit %lld; int 1: wake_timer %lld; wake_ipi %lld%s",
+	          zero ? "to 0" : "FAILED", ST_NR * (int)(sizeof(bad) / sizeof(bad[0])),
+	          bad_ok ? "refused" : "NOT refused", secs, a[ST_SKIPS], a[ST_TICKS], min_ticks,
+	          a[ST_LONGEST], ignore_us, a[ST_TIMER], a[ST_MAX_SKIP] + a[ST_CS_LIMIT], b[ST_TIMER],
+	          c[ST_IPI], ncpu >= 2 ? "" : " (1 CPU: not judged)");
 }
 
 /*
@@ -517,10 +547,13 @@ static void t_state_off_race(void)
 		}
 	}
 	errs += !!write_str(SYSDIR "dyn_tick_state", "1");
-	result(!errs && !raced && !skipping, "state_off_race",
-	       "%d rounds of dyn_tick_state 1, 30 ms idle, 0: %d with a CPU skipping %.0f ms later, %d with a skip started in the 50 ms after that (%d with a kicked skip counted within the %.0f ms)%s",
-	       RACE_ROUNDS, skipping, RACE_SETTLE_NS / 1e6, raced, settled,
-	       RACE_SETTLE_NS / 1e6, errs ? "; sysfs writes failed" : "");
+	CLAUSE(!errs);
+	CLAUSE(!raced);
+	CLAUSE(!skipping);
+	result_of("state_off_race",
+	          "%d rounds of dyn_tick_state 1, 30 ms idle, 0: %d with a CPU skipping %.0f ms later, %d with a skip started in the 50 ms after that (%d with a kicked skip counted within the %.0f ms)%s",
+	          RACE_ROUNDS, skipping, RACE_SETTLE_NS / 1e6, raced, settled,
+	          RACE_SETTLE_NS / 1e6, errs ? "; sysfs writes failed" : "");
 }
 
 /* RTC update interrupts (IRQ 8) during skips count as device interrupts */
@@ -549,9 +582,13 @@ static void t_stats_wake_irq(void)
 	r1 = irq_count("8:");
 	close(fd);
 	stats_diag("3 RTC update interrupts", v);
-	result(!errs && n == 3 && r1 - r0 >= 2 && v[ST_IRQ] >= 1, "stats_wake_irq",
-	       "%d RTC updates read, %lld interrupts on IRQ 8; wake_irq %lld of %lld skips",
-	       n, r1 - r0, v[ST_IRQ], v[ST_SKIPS]);
+	CLAUSE(!errs);
+	CLAUSE(n == 3);
+	CLAUSE(r1 - r0 >= 2);
+	CLAUSE(v[ST_IRQ] >= 1);
+	result_of("stats_wake_irq",
+	          "%d RTC updates read, %lld interrupts on IRQ 8; wake_irq %lld of %lld skips",
+	          n, r1 - r0, v[ST_IRQ], v[ST_SKIPS]);
 }
 
 static int in_set(const char *word, const char * const *set, int n)
@@ -611,7 +648,12 @@ static void t_trace_events(void)
 		if (shown++ < 6)
 			diag("trace: %s", line);
 	}
-	result(!errs && starts >= 1 && ends >= 1 && !bad && ends <= starts + ncpu &&
-	       starts <= ends + ncpu, "trace_events",
-	       "3 s idle: %d skip_start and %d skip_end events, %d malformed", starts, ends, bad);
+	CLAUSE(!errs);
+	CLAUSE(starts >= 1);
+	CLAUSE(ends >= 1);
+	CLAUSE(!bad);
+	CLAUSE(ends <= starts + ncpu);
+	CLAUSE(starts <= ends + ncpu);
+	result_of("trace_events",
+	          "3 s idle: %d skip_start and %d skip_end events, %d malformed", starts, ends, bad);
 }

@@ -13,9 +13,12 @@ static void t_sleep_sane(void)
 	sleep_ns(1000000000LL);
 	dm = mono_ns() - m0;
 	dr = real_ns() - r0;
-	result(dm >= 1000000000LL && dm < 1500000000LL &&
-	       dr > 900000000LL && dr < 1600000000LL, "sleep_sane",
-	       "1 s sleep took %.3f s monotonic, %.3f s realtime", dm / 1e9, dr / 1e9);
+	CLAUSE(dm >= 1000000000LL);
+	CLAUSE(dm < 1500000000LL);
+	CLAUSE(dr > 900000000LL);
+	CLAUSE(dr < 1600000000LL);
+	result_of("sleep_sane",
+	          "1 s sleep took %.3f s monotonic, %.3f s realtime", dm / 1e9, dr / 1e9);
 }
 
 /*
@@ -85,7 +88,7 @@ static void t_jiffies_vs_monotonic(void)
 		result(0, "jiffies_vs_monotonic", "%s over %.1f s", idle->drift.text, idle->secs);
 		return;
 	}
-	result(drift_within(&idle->drift, 10000000LL), "jiffies_vs_monotonic",
+	result(drift_within(&idle->drift, CLOCKS_LIMIT_NS), "jiffies_vs_monotonic",
 	       "jiffies moved %.2f ms against CLOCK_MONOTONIC over %.1f s (limit 10 ms)",
 	       idle->drift.ns / 1e6, idle->secs);
 }
@@ -93,9 +96,10 @@ static void t_jiffies_vs_monotonic(void)
 static void t_proc_stat_idle(void)
 {
 	long_idle();
-	result(idle->idle_pct > 98.0 && idle->idle_pct < 102.0, "proc_stat_idle",
-	       "/proc/stat idle covers %.2f %% of %.1f s x %d CPUs (limit 2 %%)",
-	       idle->idle_pct, idle->secs, ncpu);
+	CLAUSE(fabs(idle->idle_pct - 100.0) < IDLE_PCT_LIMIT);
+	result_of("proc_stat_idle",
+	          "/proc/stat idle covers %.2f %% of %.1f s x %d CPUs (limit 2 %%)",
+	          idle->idle_pct, idle->secs, ncpu);
 }
 
 /*
@@ -377,10 +381,11 @@ static void t_busy_cpu_ticks(void)
 		again = idle_rate(6000000000LL);
 		snprintf(more, sizeof(more), ", then %.1f/s", again);
 	}
-	result(busy >= periodic_floor() && (after <= skip_limit() || again <= skip_limit()),
-	       "busy_cpu_ticks",
-	       "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s%s (at most %.0f)",
-	       busy, periodic_floor(), after, more, skip_limit());
+	CLAUSE(busy >= periodic_floor());
+	CLAUSE(after <= skip_limit() || again <= skip_limit());
+	result_of("busy_cpu_ticks",
+	          "one CPU busy: %.0f interrupts/s per CPU (at least %.0f); idle again: %.1f/s%s (at most %.0f)",
+	          busy, periodic_floor(), after, more, skip_limit());
 }
 
 static void t_toggle_state(void)
@@ -392,9 +397,13 @@ static void t_toggle_state(void)
 	off = idle_rate(2000000000LL);
 	e1 = write_str(SYSDIR "dyn_tick_state", "1");
 	on = idle_rate(2000000000LL);
-	result(!e0 && !e1 && off >= periodic_floor() && on <= skip_limit(), "toggle_state",
-	       "dyn_tick_state 0: %.0f interrupts/s per CPU (at least %.0f); 1: %.1f/s (at most %.0f)",
-	       off, periodic_floor(), on, skip_limit());
+	CLAUSE(!e0);
+	CLAUSE(!e1);
+	CLAUSE(off >= periodic_floor());
+	CLAUSE(on <= skip_limit());
+	result_of("toggle_state",
+	          "dyn_tick_state 0: %.0f interrupts/s per CPU (at least %.0f); 1: %.1f/s (at most %.0f)",
+	          off, periodic_floor(), on, skip_limit());
 }
 
 static void t_clocksource_switch(void)
@@ -420,11 +429,15 @@ static void t_clocksource_switch(void)
 	s_back = state_field("suitable:");
 	back = idle_rate(3000000000LL);
 	drift_end(&d);
-	result(!strncmp(now, "jiffies", 7) && s_j == 0 && jrate >= periodic_floor() &&
-	       s_back == 1 && back <= skip_limit() && drift_within(&d, 10000000LL),
-	       "clocksource_switch",
-	       "jiffies: suitable %d, %.0f interrupts/s per CPU; back to %s: suitable %d, %.1f/s, %s",
-	       s_j, jrate, orig, s_back, back, d.text);
+	CLAUSE(!strncmp(now, "jiffies", 7));
+	CLAUSE(s_j == 0);
+	CLAUSE(jrate >= periodic_floor());
+	CLAUSE(s_back == 1);
+	CLAUSE(back <= skip_limit());
+	CLAUSE(drift_within(&d, CLOCKS_LIMIT_NS));
+	result_of("clocksource_switch",
+	          "jiffies: suitable %d, %.0f interrupts/s per CPU; back to %s: suitable %d, %.1f/s, %s",
+	          s_j, jrate, orig, s_back, back, d.text);
 }
 
 static void t_unsuitable_boot(void)
@@ -437,9 +450,12 @@ static void t_unsuitable_boot(void)
 	cur[strcspn(cur, "\n")] = 0;
 	s = state_field("suitable:");
 	rate = idle_rate(3000000000LL);
-	result(!strcmp(cur, "jiffies") && s == 0 && rate >= periodic_floor(), "unsuitable_boot",
-	       "clocksource %s: suitable %d, %.0f interrupts/s per CPU (at least %.0f)",
-	       cur, s, rate, periodic_floor());
+	CLAUSE(!strcmp(cur, "jiffies"));
+	CLAUSE(s == 0);
+	CLAUSE(rate >= periodic_floor());
+	result_of("unsuitable_boot",
+	          "clocksource %s: suitable %d, %.0f interrupts/s per CPU (at least %.0f)",
+	          cur, s, rate, periodic_floor());
 }
 
 static void t_dbg_log(void)
@@ -461,6 +477,10 @@ static void t_dbg_log(void)
 			found++;
 	}
 	close(fd);
-	result(fd >= 0 && !e0 && !e1 && found > 0, "dbg_log",
-	       "%d skip reports in the kernel log with dyn_tick_dbg 1", found);
+	CLAUSE(fd >= 0);
+	CLAUSE(!e0);
+	CLAUSE(!e1);
+	CLAUSE(found > 0);
+	result_of("dbg_log",
+	          "%d skip reports in the kernel log with dyn_tick_dbg 1", found);
 }

@@ -62,11 +62,13 @@ static void wake_result(const struct wake_lat *w, const char *name, const char *
 {
 	int64_t bound = w->median[0] + wake_slack();
 
-	result(!w->errs && w->median[1] <= bound, name,
-	       "%s, median (worst) of %d: skipping off %.2f (%.2f) ms, on %.2f (%.2f) ms; median at most %.2f ms%s",
-	       what, WAKE_ROUNDS, w->median[0] / 1e6, w->worst[0] / 1e6,
-	       w->median[1] / 1e6, w->worst[1] / 1e6, bound / 1e6,
-	       w->errs ? "; ERRORS in the probe" : "");
+	CLAUSE(!w->errs);
+	CLAUSE(w->median[1] <= bound);
+	result_of(name,
+	          "%s, median (worst) of %d: skipping off %.2f (%.2f) ms, on %.2f (%.2f) ms; median at most %.2f ms%s",
+	          what, WAKE_ROUNDS, w->median[0] / 1e6, w->worst[0] / 1e6,
+	          w->median[1] / 1e6, w->worst[1] / 1e6, bound / 1e6,
+	          w->errs ? "; ERRORS in the probe" : "");
 }
 
 /* One membarrier(MEMBARRIER_CMD_GLOBAL): a synchronize_rcu() */

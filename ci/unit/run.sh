@@ -15,7 +15,8 @@
 #              judge it, each in its own process (guest_idle.c), the
 #              benchmark's interrupt counts (guest_irqs.c), the
 #              all_idle replay on canned traces (guest_allidle.c), and
-#              tick_device's /proc/timer_list (guest_timerlist.c)
+#              tick_device's /proc/timer_list (guest_timerlist.c), and
+#              the verdict by clauses (guest_clauses.c)
 # Prints "unit ok NAME" or "unit FAIL NAME" per case, ends with
 # "N passed, N failed" and exits non-zero when a case failed.
 # usage: run.sh [PATTERN]   (only the cases whose name matches PATTERN)
@@ -227,6 +228,7 @@ guest guest-runner guest_runner.c "each test in its own process: a crash fails t
 guest guest-idle guest_idle.c "idle_skips, jiffies_vs_monotonic and proc_stat_idle, each in its own process, judge one idle window"
 guest guest-irqs guest_irqs.c "the benchmark's counts from /proc/interrupts: every kind but ERR and MIS, the IPIs (RES, CAL, TLB), the timer (LOC, IRQ 0)"
 guest guest-allidle guest_allidle.c "all_idle: a skip beside a task fails; CPU 0 standing still (its task's clock jumps, no CPU 0 event) is not a task running"
+guest guest-clauses guest_clauses.c "a verdict by clauses names each clause that failed, as written; the next result starts anew"
 guest guest-timerlist guest_timerlist.c "tick_device's /proc/timer_list: the CPUs whose block names the device, the broadcast device apart"
 
 # ---- hang dump --------------------------------------------------------------
@@ -273,6 +275,56 @@ race poke-busy    no  '/bp_desc/s/ 0x0$/ 0x1/'
 race int3-present no  's/\(c10cf44c: \(0x.. \)\{4\}\)0x89/\10xcc/; s/\(c10cf44d: \(0x.. \)\{3\}\)0x89/\10xcc/'
 race irqs-on      no  '/^HANG cpu[01]:/s/IF 0, HLT 0$/IF 1, HLT 0/'
 race no-bp-desc   no  '/bp_desc/d'
+
+# ---- check report -----------------------------------------------------------
+# ci/checks/report.sh on results files written here (lib.sh's format): the
+# totals add each line's count, every FAIL is listed, the table has one row
+# per commit file with its cells ("-" for a missing one), and the exit
+# status follows the failures; no results at all is a failure.
+report() {	# CASE DIR 0|1 PATTERN...: exit status, and each PATTERN in the output
+	local name=report-$1 dir=$2 want_rc=$3 out rc p
+	shift 3
+	want "$name" || return 0
+	rc=0
+	out=$(TOP=$top bash "$top/ci/checks/report.sh" "$dir" 2>&1) || rc=$?
+	[ "$rc" = "$want_rc" ] || { fail "$name" "exit $rc, want $want_rc" "$out"; return; }
+	for p in "$@"; do
+		grep -qE -- "$p" <<<"$out" || { fail "$name" "no /$p/ in the report" "$out"; return; }
+	done
+	ok "$name" "$(tail -n1 <<<"$out")"
+}
+r=$tmp/results
+mkdir -p "$r/run" "$r/clean" "$r/empty"
+printf 'time\tdeps\t3\ntime\ttree\t40\nok\t1\tmeta one\nFAIL\t1\tmeta two\nok\t1\tmail round trip\n' >"$r/run/series"
+printf 'time\tbuild\t100\n' >"$r/run/00"
+printf 'ok\t1\tcheckpatch 0001\ncell\tcheckpatch\tok\ncell\tcommit\tfirst patch\nok\t1\t[1] build on\ncell\tbuild on\tok\ncell\tbuild off\tok\nskip\t1\t[1] boot smp2: guest tests skipped\nok\t4\t[1] boot smp2: guest tests passed\ncell\ttests\t4/1/0\ntime\tbuild\t20\n' >"$r/run/01"
+printf 'cell\tcommit\tsecond patch\nok\t18\t[2] boot smp2: guest tests passed\nFAIL\t2\t[2] boot smp2: 2 guest test(s) failed (log x)\ncell\tboots\tsmp2:FAIL \ncell\tkunit\tFAIL\ntime\tboot\t90\n' >"$r/run/02"
+report totals "$r/run" 1 '^26 passed, 3 failed, 1 skipped$' '^  meta two$' \
+	'^  \[2\] boot smp2: 2 guest test\(s\) failed \(log x\)$' 'Time: build 120s  boot 90s  deps 3s  tree 40s'
+report table "$r/run" 1 '^1 +first patch +ok +ok +ok +- +- +- +4/1/0 +-$' '^2 +second patch +- +- +- +- +- +smp2:FAIL +- +FAIL$'
+printf 'ok\t3\ta\ncell\tcommit\tonly\n' >"$r/clean/01"
+report clean "$r/clean" 0 '^3 passed, 0 failed, 0 skipped$'
+report empty "$r/empty" 1 'no results in .*: nothing was checked' '^0 passed, 1 failed, 0 skipped$'
+
+# ---- host clock ---------------------------------------------------------------
+# ci/checks/hostclock.sh on console lines written here: the guest's realtime
+# clock against the host's marks, within 100 ms, for the row's tests only.
+hostclock() {	# CASE TESTS GUEST_NS|- 0|1 PATTERN
+	local name=hostclock-$1 out rc
+	want "$name" || return 0
+	printf 'HOSTCLOCK longidle-start 5000000000\nHOSTCLOCK longidle-end 125000000000\n' >"$tmp/hc.log"
+	[ "$3" = - ] || echo "LONGIDLE realtime_ns $3" >>"$tmp/hc.log"
+	rc=0
+	out=$(TOP=$top bash "$top/ci/checks/hostclock.sh" "$tmp/hc.log" "$2" 2>&1) || rc=$?
+	if [ "$rc" = "$4" ] && grep -qE -- "$5" <<<"$out"; then ok "$name" "$out"
+	else fail "$name" "exit $rc (want $4), no /$5/" "$out"; fi
+}
+hostclock close   sleep_sane,long_idle 120050000000 0 '^; long_idle: guest realtime vs host clock 50\.0 ms \(limit 100\)$'
+hostclock off     long_idle            119800000000 1 'long_idle: guest realtime vs host clock 200\.0 ms'
+hostclock no-line long_idle            -            1 'no host clock marks for long_idle'
+hostclock no-mark suspend_idle         120000000000 1 'no host clock marks for suspend_idle'
+hostclock other   sleep_sane           -            0 '^$'
+hostclock below-1 long_idle            119999200000 0 'vs host clock 0\.8 ms'
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
