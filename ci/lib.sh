@@ -176,6 +176,15 @@ series_warnings() {
 # lacks (both sorted; a line twice in COMMIT and once in PARENT counts once):
 # the warnings a commit adds to its parent's. A missing file is an error
 # (exit 2, saying which), never "no new warnings".
+# warning_lines: the compiler's, sparse's and kernel-doc's warnings and
+# errors on stdin, normalised so that the parent's and the commit's compare:
+# paths relative to the tree (however the build named them), no line or
+# column numbers (code that moves is not a new warning), sorted.
+warning_lines() {
+	{ grep -E 'warning:|error:' || true; } |
+		sed -E 's#^(\.\./)*(linux/)?##; s#^'"$TREE"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort
+}
+
 new_lines() {
 	local f
 	for f in "$1" "$2"; do
@@ -227,6 +236,20 @@ boot_args() {	# NAME: the kernel arguments of the boot NAME of ci/boots.conf
 	read -r vcpus args <<<"$conf"
 	[ "$args" != - ] || args=""
 	printf '%s\n' "$args"
+}
+
+# ktap_counts LOG: what the tree's own KTAP parser (kunit.py parse) reads
+# in a guest's log, "passed=P skipped=S failed=F crashed=C errors=E"
+ktap_counts() {
+	local log line k n out=""
+	log=$(realpath "$1")
+	line=$(cd "$TREE" && python3 tools/testing/kunit/kunit.py parse "$log" 2>&1 |
+		grep 'Testing complete' | tail -n1 || true)
+	for k in passed skipped failed crashed errors; do
+		n=$(grep -oE "$k: [0-9]+" <<<"$line" | grep -oE '[0-9]+' || echo 0)
+		out+="$k=$n "
+	done
+	printf '%s\n' "${out% }"
 }
 
 run_boot() {

@@ -25,6 +25,5 @@ kmake "$out" W=1 C=2 "${have[@]}" >"$log" 2>&1 || { cat "$log" >&2; rm -f "$log"
 for s in "${have[@]}"; do
 	(cd "$TREE" && perl scripts/kernel-doc -none "${s%.o}.c") >>"$log" 2>&1 || true
 done
-grep -E 'warning:|error:' "$log" |
-	sed -E 's#^(\.\./)*(linux/)?##; s#^'"$TREE"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort
+warning_lines <"$log"
 rm -f "$log"

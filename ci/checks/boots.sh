@@ -3,7 +3,9 @@
 # (ci/boot.sh, judged by ci/verdict.sh): the first boot of ci/boots.conf
 # with a 5 s idle, or at the tip every boot with its full plan and a 20 s
 # idle, where no test may skip (a test that skips there, a renamed symbol in
-# its requirement, tests nothing).
+# its requirement, tests nothing). A boot that passed must also read the
+# same in the tree's own KTAP parser (kunit.py parse: passed, skipped,
+# failed; no crash, no error).
 # usage: boots.sh RESULTS-FILE LABEL tip|commit   (logs
 # $LOGDIR/boot-LABEL-NAME.log; nothing boots unless the file says the
 # feature-on build is ok)
@@ -44,6 +46,15 @@ while read -r name vcpus args; do
 	if [ "$boot_rc" = 0 ]; then
 		result "$f" ok 1 "[$label] boot $name"
 		col+="$name:ok "
+		# The tree's KTAP parser must read the same results as the
+		# verdict (ci/verdict.sh) in a boot that passed
+		want="passed=$tests_pass skipped=$tests_skip failed=$tests_fail crashed=0 errors=0"
+		got=$(ktap_counts "$log")
+		if [ "$got" = "$want" ]; then
+			result "$f" ok 1 "[$label] boot $name: kunit.py parse reads the same results"
+		else
+			result "$f" FAIL 1 "[$label] boot $name: kunit.py parse reads '$got', the verdict '$want'"
+		fi
 	else
 		col+="$name:FAIL "
 		# Failed tests are counted above; a boot that failed

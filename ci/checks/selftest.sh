@@ -8,9 +8,10 @@ f=$1 rc=0
 st=$(bash "$TOP/ci/selftest.sh") || rc=$?
 printf '%s\n' "$st" | grep -E '^selftest' >&2 || true
 while IFS= read -r l; do
+	what=$(sed -E 's/^selftest (ok|FAIL) +//' <<<"$l")
 	case $l in
-	"selftest ok "*) result "$f" ok 1 "selftest: ${l#selftest ok }" ;;
-	"selftest FAIL "*) result "$f" FAIL 1 "harness self-test: ${l#selftest FAIL }" ;;
+	"selftest ok "*) result "$f" ok 1 "selftest: $what" ;;
+	"selftest FAIL "*) result "$f" FAIL 1 "harness self-test: $what" ;;
 	esac
 done <<<"$st"
 if [ $rc != 0 ] && ! grep -q '^selftest FAIL' <<<"$st"; then

@@ -276,6 +276,54 @@ race int3-present no  's/\(c10cf44c: \(0x.. \)\{4\}\)0x89/\10xcc/; s/\(c10cf44d:
 race irqs-on      no  '/^HANG cpu[01]:/s/IF 0, HLT 0$/IF 1, HLT 0/'
 race no-bp-desc   no  '/bp_desc/d'
 
+# ---- warnings -------------------------------------------------------------
+# lib.sh's warning_lines on a canned build log (TREE=/src/linux): the forms
+# the compiler, sparse and kernel-doc print a path in, made relative to the
+# tree, without line and column numbers, sorted; other lines dropped, and
+# a log without any is no error (set -e: the pass would fail). And
+# new_lines: only what the commit adds counts, code that moved does not,
+# and a missing reference is an error.
+warnings() {	# CASE EXPECTED-OUTPUT (stdin: the canned log)
+	local name=warn-$1 out rc=0
+	want "$name" || return 0
+	out=$(TOP=$top TREE=/src/linux bash -c 'source "$TOP/ci/lib.sh"; warning_lines' 2>&1) || rc=$?
+	if [ $rc = 0 ] && [ "$out" = "$2" ]; then ok "$name" "$(grep -c . <<<"$out") line(s)"
+	else fail "$name" "exit $rc, or other lines than expected" "$out"; fi
+}
+warnings forms "kernel/time/dyn-tick.c: error: expected ';'
+kernel/time/dyn-tick.c: warning: Function parameter or member 'cpu' not described in 'dyn_tick_kick'
+kernel/time/dyn-tick.c: warning: no previous prototype for 'f' [-Wmissing-prototypes]
+kernel/time/dyn-tick.c: warning: symbol 'x' was not declared. Should it be static?" <<'LOG'
+  CC      kernel/time/dyn-tick.o
+/src/linux/kernel/time/dyn-tick.c:120:6: warning: no previous prototype for 'f' [-Wmissing-prototypes]
+../linux/kernel/time/dyn-tick.c:88:15: warning: symbol 'x' was not declared. Should it be static?
+kernel/time/dyn-tick.c:301: warning: Function parameter or member 'cpu' not described in 'dyn_tick_kick'
+kernel/time/dyn-tick.c:77:1: error: expected ';'
+  120 | void f(void)
+make[2]: *** [scripts/Makefile.build:250: kernel/time/dyn-tick.o] Error 1
+LOG
+warnings none "" <<'LOG'
+  CC      kernel/time/dyn-tick.o
+  LD      vmlinux
+LOG
+newlines() {	# CASE OLD NEW EXPECTED [fail]
+	local name=warn-$1 out rc=0
+	want "$name" || return 0
+	printf '%b' "$2" >"$tmp/old.txt"
+	printf '%b' "$3" >"$tmp/new.txt"
+	[ "${5:-}" != missing ] || rm -f "$tmp/old.txt"
+	out=$(TOP=$top bash -c 'source "$TOP/ci/lib.sh"; new_lines "$1" "$2"' _ "$tmp/old.txt" "$tmp/new.txt" 2>&1) || rc=$?
+	if [ "${5:-}" = missing ]; then
+		if [ $rc != 0 ] && grep -q "no warnings file .*old.txt" <<<"$out"; then ok "$name" "$out"
+		else fail "$name" "a missing reference passed (exit $rc)" "$out"; fi
+	elif [ $rc = 0 ] && [ "$out" = "$4" ]; then ok "$name" "${out:-no new warning}"
+	else fail "$name" "exit $rc, got '$out', want '$4'" "$out"; fi
+}
+newlines added   'a.c: warning: x\n' 'a.c: warning: x\na.c: warning: y\n' 'a.c: warning: y'
+newlines removed 'a.c: warning: x\na.c: warning: y\n' 'a.c: warning: y\n' ''
+newlines same    'a.c: warning: x\n' 'a.c: warning: x\n' ''
+newlines missing '' 'a.c: warning: x\n' '' missing
+
 # ---- check report -----------------------------------------------------------
 # ci/checks/report.sh on results files written here (lib.sh's format): the
 # totals add each line's count, every FAIL is listed, the table has one row
