@@ -207,6 +207,19 @@ result() {	# FILE STATUS COUNT WHAT
 	printf '%s\t%s\t%s\n' "$2" "$3" "$4" >>"$1"
 	[ "$2" != FAIL ] || say "FAIL: $4"
 }
+tool_results() {	# FILE TOOL RC PREFIX: TOOL's output on stdin, TOOL exited RC
+	# One result per "TOOL ok WHAT" and "TOOL FAIL WHAT" line, as PREFIX
+	# WHAT; a TOOL that failed without such a line is a failure of its own.
+	local f=$1 tool=$2 rc=$3 prefix=$4 l what named=0
+	while IFS= read -r l; do
+		what=$(sed -E "s/^$tool (ok|FAIL) +//" <<<"$l")
+		case $l in
+		"$tool ok "*) result "$f" ok 1 "$prefix$what" ;;
+		"$tool FAIL "*) result "$f" FAIL 1 "$prefix$what"; named=1 ;;
+		esac
+	done
+	[ "$rc" = 0 ] || [ $named = 1 ] || result "$f" FAIL 1 "${prefix}ci/$tool.sh exited with $rc and named no failure"
+}
 cell() { printf 'cell\t%s\t%s\n' "$2" "$3" >>"$1"; }	# FILE COLUMN VALUE
 cell_of() {	# FILE COLUMN: the cell's last value, or "-"
 	awk -F'\t' -v c="$2" '$1 == "cell" && $2 == c { v = $3 } END { print (v == "" ? "-" : v) }' "$1"

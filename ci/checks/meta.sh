@@ -7,14 +7,4 @@ source "$(dirname "$0")/../lib.sh"
 f=$1 rc=0
 out=$(bash "$TOP/ci/meta.sh") || rc=$?
 printf '%s\n' "$out" | sed 's/^/  /' >&2
-while IFS= read -r l; do
-	what=$(sed -E 's/^meta (ok|FAIL) +//' <<<"$l")
-	case $l in
-	"meta ok "*) result "$f" ok 1 "$what" ;;
-	"meta FAIL "*) result "$f" FAIL 1 "$what" ;;
-	esac
-done <<<"$out"
-# An exit without the line that says why is a failure of its own
-if [ $rc != 0 ] && ! grep -q '^meta FAIL' <<<"$out"; then
-	result "$f" FAIL 1 "ci/meta.sh exited with $rc and named no failure"
-fi
+tool_results "$f" meta "$rc" "" <<<"$out"

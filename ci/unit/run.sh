@@ -354,6 +354,24 @@ printf 'ok\t3\ta\ncell\tcommit\tonly\n' >"$r/clean/01"
 report clean "$r/clean" 0 '^3 passed, 0 failed, 0 skipped$'
 report empty "$r/empty" 1 'no results in .*: nothing was checked' '^0 passed, 1 failed, 0 skipped$'
 
+# lib.sh's tool_results: one result per "TOOL ok/FAIL" line of a tool's
+# output (ci/meta.sh, ci/selftest.sh), and a tool that failed without
+# naming a failure is a failure of its own.
+tool_results_case() {	# CASE RC OUTPUT EXPECTED-RESULTS
+	local name=report-tool-$1 got
+	want "$name" || return 0
+	: >"$tmp/tool.res"
+	TOP=$top bash -c 'source "$TOP/ci/lib.sh"; tool_results "$1" meta "$2" "" <<<"$3"' _ \
+		"$tmp/tool.res" "$2" "$3" 2>/dev/null
+	got=$(cat "$tmp/tool.res")
+	if [ "$got" = "$(printf '%b' "$4")" ]; then ok "$name" "$(grep -c . <<<"$got") result(s)"
+	else fail "$name" "other results than expected" "$got"; fi
+}
+tool_results_case lines   1 "meta ok   a: fine
+meta FAIL b: unsigned
+other line"                    'ok\t1\ta: fine\nFAIL\t1\tb: unsigned'
+tool_results_case unnamed 2 "meta ok   a: fine" 'ok\t1\ta: fine\nFAIL\t1\tci/meta.sh exited with 2 and named no failure'
+
 # ---- host clock ---------------------------------------------------------------
 # ci/checks/hostclock.sh on console lines written here: the guest's realtime
 # clock against the host's marks, within 100 ms, for the row's tests only.
