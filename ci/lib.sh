@@ -172,10 +172,6 @@ series_warnings() {
 	grep -E "^(.*/)?($files):[0-9]+:[0-9]+: warning:" "$1" || true
 }
 
-# new_lines PARENT COMMIT: the lines of the file COMMIT that the file PARENT
-# lacks (both sorted; a line twice in COMMIT and once in PARENT counts once):
-# the warnings a commit adds to its parent's. A missing file is an error
-# (exit 2, saying which), never "no new warnings".
 # warning_lines: the compiler's, sparse's and kernel-doc's warnings and
 # errors on stdin, normalised so that the parent's and the commit's compare:
 # paths relative to the tree (however the build named them), no line or
@@ -185,6 +181,10 @@ warning_lines() {
 		sed -E 's#^(\.\./)*(linux/)?##; s#^'"$TREE"'/##; s#:[0-9]+(:[0-9]+)?:#:#' | sort
 }
 
+# new_lines PARENT COMMIT: the lines of the file COMMIT that the file PARENT
+# lacks (both sorted; a line twice in COMMIT and once in PARENT counts once):
+# the warnings a commit adds to its parent's. A missing file is an error
+# (exit 2, saying which), never "no new warnings".
 new_lines() {
 	local f
 	for f in "$1" "$2"; do
@@ -237,9 +237,9 @@ summary_count() { sed -n "s/.*\\b$1=\\([0-9][0-9]*\\).*/\\1/p" <<<"$2" | tail -n
 # the boot passed), tests_pass, tests_skip and tests_fail, and prints the
 # KTAP results to stderr. Returns 2, booting nothing, when the plan fails.
 # The one boot loop of check.sh and retest.sh.
-boot_conf() {	# NAME: "VCPUS ARGS" of the boot NAME of ci/boots.conf (ARGS "-": none)
+boot_conf() {	# NAME: "VCPUS ARGS" of the boot NAME of ci/boots.conf ("-": no ARGS)
 	local line
-	line=$(awk -v b="$1" '$1 == b { $1 = ""; sub(/^ +/, ""); print; exit }' "$TOP/ci/boots.conf")
+	line=$(awk -v b="$1" '$1 == b { $1 = ""; if ($3 == "-") $3 = ""; sub(/^ +/, ""); sub(/ +$/, ""); print; exit }' "$TOP/ci/boots.conf")
 	[ -n "$line" ] || die "no boot '$1' in ci/boots.conf"
 	printf '%s\n' "$line"
 }
@@ -247,7 +247,6 @@ boot_args() {	# NAME: the kernel arguments of the boot NAME of ci/boots.conf
 	local conf vcpus args
 	conf=$(boot_conf "$1")
 	read -r vcpus args <<<"$conf"
-	[ "$args" != - ] || args=""
 	printf '%s\n' "$args"
 }
 

@@ -16,7 +16,6 @@ for kind in on off; do
 	for boot in smp1 smp2 hpet pit; do
 		conf=$(boot_conf "$boot")
 		read -r vcpus args <<<"$conf"
-		[ "$args" != - ] || args=""
 		dev=$(grep -oE 'dt\.dev=[^ ]+' <<<"$args" | sed 's/.*=//' || true)
 		log="$LOGDIR/run-$kind-$boot.log"
 		bash "$TOP/ci/boot.sh" "$kernel" "$log" "$vcpus" "$args dt.mode=demo dt.hz=$hz" 120 >/dev/null 2>&1 ||
