@@ -15,10 +15,11 @@
 #   make mutants   build and run every mutant of ci/mutants.conf (MUTANTS="a b")
 #   make selftest  only the harness self-test
 #   make bench     periodic vs dyn-tick vs NO_HZ_IDLE, one run, side by side
+#   make wakes     what wakes an idle guest on the PIT, by trace (dyn-tick, NO_HZ_IDLE)
 #   make send      write the series as mail (mbox) and a send-email dry run
 #   make clean     remove the build directories (keeps the tree)
 #
-# tree (and build, run, matrix, selftest, bench, check, which start with it)
+# tree (and build, run, matrix, selftest, bench, wakes, check, which start with it)
 # refuses to throw away commits or edits in the tree that the patch files do
 # not carry, and export refuses to leave out commits or overwrite patch
 # files that changed since; FORCE=1 (make tree FORCE=1) does it on purpose.
@@ -29,7 +30,7 @@ TREE  ?= $(WORK)/linux
 FORCE ?=
 export TOP WORK TREE FORCE
 
-.PHONY: deps tree export build run shell test check retest matrix randconfig mutants selftest bench send clean
+.PHONY: deps tree export build run shell test check retest matrix randconfig mutants selftest bench wakes send clean
 
 deps:
 	@bash ci/deps.sh
@@ -75,6 +76,9 @@ selftest: tree
 
 bench: tree
 	@bash ci/bench.sh
+
+wakes: tree
+	@bash ci/wakes.sh
 
 send:
 	@bash ci/send.sh

@@ -11,7 +11,9 @@ table is the median of the rounds with the minimum and maximum beside it.
 usage: bench.py --out DIR --initrd CPIO --reps N --idle S
                 --kernel NAME=BZIMAGE:HZ ... --setup VCPUS:DEVICE ...
 Writes DIR/results.md and DIR/chart.dat; prints the table."""
-import argparse, os, re, statistics, subprocess, sys, time
+import argparse, os, re, statistics, sys, time
+
+import guestboot
 
 ap = argparse.ArgumentParser()
 ap.add_argument("--out", required=True)
@@ -23,7 +25,6 @@ ap.add_argument("--kernel", action="append", required=True)
 ap.add_argument("--setup", action="append", required=True)
 a = ap.parse_args()
 
-top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 kernels = []  # (name, bzImage, hz)
 for k in a.kernel:
     name, rest = k.split("=", 1)
@@ -33,53 +34,26 @@ setups = [tuple(s.split(":")) for s in a.setup]  # (vcpus, device)
 titles = {"base": "periodic (unpatched)", "on": "dyn-tick (NO_IDLE_HZ)", "nohz": "NO_HZ_IDLE"}
 
 
-def device_args(device):
-    """The kernel arguments that make DEVICE the tick device: those of the
-    first boot of ci/boots.conf with dt.dev=DEVICE (the base configuration
-    has the HPET: "nolapic" for it, "hpet=disable nolapic" for the PIT),
-    with a space after them."""
-    with open(os.path.join(top, "ci/boots.conf")) as f:
-        for line in f:
-            w = line.split()
-            if len(w) >= 3 and not w[0].startswith("#") and f"dt.dev={device}" in w[2:]:
-                return "".join(x + " " for x in w[2:] if x != "-")
-    sys.exit(f"bench: no boot with dt.dev={device} in ci/boots.conf")
-
-
 def run(kernel, vcpus, device, rnd):
     """One boot; returns {key: value} of its BENCH lines and host CPU %."""
     name, image, hz = kernel
     log = os.path.join(a.logs, f"bench-{name}-{vcpus}-{device}-{rnd}.log")
     args = f"dt.mode=bench dt.hz={hz} dt.idle={a.idle}"
-    args = device_args(device) + args
-    tmo = str(300 + a.idle)
-    t = time.time()
-    rc = subprocess.call([sys.executable, os.path.join(top, "ci/qemu_run.py"),
-                          "--kernel", image, "--initrd", a.initrd, "--log", log,
-                          "--smp", vcpus, "--timeout", tmo, "--append", args])
-    # The serial console ends its lines with \r\n; the verdict wants \n
-    with open(log, "rb") as f:
-        text = f.read().replace(b"\r", b"")
-    with open(log, "wb") as f:
-        f.write(text)
-    v = subprocess.run(["bash", os.path.join(top, "ci/verdict.sh"), f"bench-{name}", log,
-                        str(rc), tmo, str(int(time.time() - t))],
-                       capture_output=True, text=True)
-    if v.returncode != 0:
-        sys.exit(f"bench: boot {name}, {vcpus} vCPUs, {device} failed: {v.stderr.strip()[:400]}")
+    args = guestboot.device_args(device) + args
+    tmo = 300 + a.idle
+    text = guestboot.boot(f"bench-{name}", image, a.initrd, log, vcpus, args, tmo)
     res, marks = {}, {}
-    with open(log, "rb") as f:
-        for raw in f:
-            line = raw.decode(errors="replace").strip()
-            m = re.match(r"BENCH (\S+) (-?[0-9.]+)$", line)
-            if m:
-                res[m.group(1)] = float(m.group(2))
-            m = re.match(r"HOSTCPU (\S+)-(begin|end) ([0-9]+) ([0-9]+)$", line)
-            if m:
-                marks.setdefault(m.group(1), {})[m.group(2)] = (int(m.group(3)), int(m.group(4)))
-        m = re.search(rb"dyn-tick: \S+ can skip up to ([0-9]+) ticks", open(log, "rb").read())
+    for raw in text.split(b"\n"):
+        line = raw.decode(errors="replace").strip()
+        m = re.match(r"BENCH (\S+) (-?[0-9.]+)$", line)
         if m:
-            res["max_skip"] = float(m.group(1))
+            res[m.group(1)] = float(m.group(2))
+        m = re.match(r"HOSTCPU (\S+)-(begin|end) ([0-9]+) ([0-9]+)$", line)
+        if m:
+            marks.setdefault(m.group(1), {})[m.group(2)] = (int(m.group(3)), int(m.group(4)))
+    m = re.search(rb"dyn-tick: \S+ can skip up to ([0-9]+) ticks", text)
+    if m:
+        res["max_skip"] = float(m.group(1))
     # A CPU time of 0 (schedstat unreadable) or one that went backwards (a
     # thread exited within the window) is no measurement.
     for w, e in marks.items():

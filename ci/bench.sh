@@ -13,26 +13,10 @@ IDLE=${IDLE:-10}
 REPS=${REPS:-5}
 SETUPS=${SETUPS:-1:lapic 2:lapic 4:lapic 1:hpet 1:pit}
 mkdir -p "$LOGDIR" "$TOP/bench"
-# The base kernels come from the worktree at the base commit, so that they
-# share ccache with the check's builds of the base; guard (lib.sh) puts
-# the tree back on its branch also when the run is interrupted.
+# guard (lib.sh): the tree back on its branch also when the run is
+# interrupted, as bench_kernels checks out the base commit.
 guard "$@"
-if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
-	die "bench: $TREE has uncommitted edits; commit (and make export) or stash them first: the benchmark checks out the base commit"
-fi
-
-say "bench: building the three kernels"
-git -C "$TREE" checkout -q "$(base_commit)"
-seed_build "$WORK/build-off" "$WORK/build-base"
-bash "$TOP/ci/build.sh" "$WORK/build-base" base dyntick-off >/dev/null
-seed_build "$WORK/build-base" "$WORK/build-nohz"
-bash "$TOP/ci/build.sh" "$WORK/build-nohz" base nohz-idle >/dev/null
-git -C "$TREE" checkout -q series
-bash "$TOP/ci/build.sh" "$WORK/build-on" base dyntick-on >/dev/null
-bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null
-grep -q '^CONFIG_NO_HZ_IDLE=y' "$WORK/build-nohz/.config" || die "nohz kernel lacks NO_HZ_IDLE"
-grep -q '^CONFIG_NO_IDLE_HZ=y' "$WORK/build-on/.config" || die "dyn-tick kernel lacks NO_IDLE_HZ"
-
+bench_kernels bench
 hz=$(sed -n 's/^CONFIG_HZ=//p' "$WORK/build-on/.config")
 kargs=()
 for k in base on nohz; do

@@ -48,11 +48,14 @@ git format-patch -q --no-signature --base="$base" --cover-letter \
 
 bench="(no benchmark results recorded yet: run make bench)"
 [ -s "$TOP/bench/results.md" ] && bench=$(cat "$TOP/bench/results.md")
-python3 - "$tmp"/0000-cover-letter.patch "$bench" <<'PY'
+wakes="(no wake-up tally recorded yet: run make wakes)"
+[ -s "$TOP/bench/wakes.md" ] && wakes=$(cat "$TOP/bench/wakes.md")
+python3 - "$tmp"/0000-cover-letter.patch "$bench" "$wakes" <<'PY'
 import sys
-path, bench = sys.argv[1], sys.argv[2]
+path, bench, wakes = sys.argv[1], sys.argv[2], sys.argv[3]
 s = open(path).read()
 s = s.replace("@BENCH@", bench.rstrip("\n"))
+s = s.replace("@WAKES@", wakes.rstrip("\n"))
 # Date of the cover letter: that of the newest patch, for byte-stability.
 open(path, "w").write(s)
 PY

@@ -293,6 +293,29 @@ run_boot() {
 # $DYNTICK_RUN, where the scripts keep their temporary files. A script that
 # a guarded one runs (selftest.sh under check.sh) inherits DYNTICK_RUN and
 # is guarded by it.
+# The benchmarks' kernels (make bench, make wakes): the unpatched periodic
+# kernel in $WORK/build-base and mainline NO_HZ_IDLE in $WORK/build-nohz,
+# both from the worktree at the base commit (so that they share ccache with
+# the check's builds of the base), the series' tip with NO_IDLE_HZ in
+# $WORK/build-on, and the guest. The caller runs under guard: the tree
+# goes back on its branch also when the run is interrupted.
+bench_kernels() {	# WHO: the command, for the message
+	if [ -n "$(git -C "$TREE" status --porcelain --untracked-files=no)" ]; then
+		die "$1: $TREE has uncommitted edits; commit (and make export) or stash them first: make $1 checks out the base commit"
+	fi
+	say "$1: building the three kernels"
+	git -C "$TREE" checkout -q "$(base_commit)"
+	seed_build "$WORK/build-off" "$WORK/build-base"
+	bash "$TOP/ci/build.sh" "$WORK/build-base" base dyntick-off >/dev/null
+	seed_build "$WORK/build-base" "$WORK/build-nohz"
+	bash "$TOP/ci/build.sh" "$WORK/build-nohz" base nohz-idle >/dev/null
+	git -C "$TREE" checkout -q series
+	bash "$TOP/ci/build.sh" "$WORK/build-on" base dyntick-on >/dev/null
+	bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null
+	grep -q '^CONFIG_NO_HZ_IDLE=y' "$WORK/build-nohz/.config" || die "nohz kernel lacks NO_HZ_IDLE"
+	grep -q '^CONFIG_NO_IDLE_HZ=y' "$WORK/build-on/.config" || die "dyn-tick kernel lacks NO_IDLE_HZ"
+}
+
 guard() {
 	[ -z "${DYNTICK_RUN:-}" ] || return 0
 	DYNTICK_RUN=$(mktemp -d "${TMPDIR:-/tmp}/dyntick-run.XXXXXX")

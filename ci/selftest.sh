@@ -101,6 +101,7 @@ copy_top() {	# DIR: what export.sh reads and writes, copied from $TOP
 	cp "$TOP"/[0-9][0-9][0-9][0-9]-*.patch "$TOP/cover-letter.txt" "$1/"
 	cp "$TOP/ci/cover-letter.in" "$1/ci/"
 	[ ! -e "$TOP/bench/results.md" ] || cp "$TOP/bench/results.md" "$1/bench/"
+	[ ! -e "$TOP/bench/wakes.md" ] || cp "$TOP/bench/wakes.md" "$1/bench/"
 }
 differing_patches() {	# DIR: patch files that differ between $TOP and DIR
 	local f

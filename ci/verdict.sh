@@ -6,8 +6,8 @@
 #
 # A run passes only when QEMU did not time out, the console has no kernel
 # error report, the guest printed its end line and no KTAP test says
-# "not ok". A run of the guest tests (every dt.mode but shell, demo and
-# bench, as in ci/guest/init.c) must also print one KTAP plan line
+# "not ok". A run of the guest tests (every dt.mode but shell, demo, bench
+# and wakes, as in ci/guest/init.c) must also print one KTAP plan line
 # "1..N" before its results, exactly N results numbered 1 to N, and at least
 # one test that ran and passed (an "ok" that is not "# SKIP"). Each clause
 # that fails is named in the verdict.
@@ -28,7 +28,7 @@ fi
 # dt.mode= wins, as in the guest). Without one the guest runs its tests.
 mode=$(grep -a -m1 'Kernel command line:' "$log" | grep -oE ' dt\.mode=[^ ]*' | head -n1 | sed 's/.*=//' || true)
 ktap=1
-case $mode in shell|demo|bench) ktap=0 ;; esac
+case $mode in shell|demo|bench|wakes) ktap=0 ;; esac
 
 # One pass over the KTAP output: plan lines, results, their numbering.
 # awk prints one value a line, read into the variables (never evaluated).

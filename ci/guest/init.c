@@ -4,7 +4,8 @@
  *
  * Kernel command line (unknown parameters reach init):
  *   dt.mode=tests|shell     run the tests (default) or a small shell;
- *                           demo and bench serve make run and bench
+ *                           demo, bench and wakes serve make run, bench
+ *                           and wakes
  *   dt.tests=a,b,c          tests to run, in the order of the table below
  *   dt.skip=a,b             tests to report as skipped (later patches)
  *   dt.hz=1000              CONFIG_HZ of the kernel
@@ -386,6 +387,8 @@ int main(void)
 		demo();
 	} else if (v && !strcmp(v, "bench")) {
 		bench();
+	} else if (v && !strcmp(v, "wakes")) {
+		wake_tally();
 	} else {
 		list = param("dt.tests");
 		list = list ? strdup(list) : "";

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Part of the test guest's /init, included by init.c (one program, one
- * translation unit): demo and benchmark modes (make run, make bench).
+ * translation unit): demo, benchmark and wake-up tally modes (make run,
+ * make bench, make wakes).
  */
 
 /* ---- demo and benchmark modes ----------------------------------------- */
@@ -17,6 +18,70 @@ static void demo(void)
 		printf("DEMO dyn_tick_state: (none: kernel without NO_IDLE_HZ)\n");
 	printf("DEMO idle timer interrupts/s per CPU over 5 s: %.1f\n",
 	       idle_rate(5000000000LL));
+	printf("DYNTICK-GUEST-END\n");
+}
+
+/*
+ * What wakes an idle guest (make wakes): the trace events of every timer
+ * interrupt, the skips and the timers that expire, over dt.idle seconds
+ * of idle between two trace markers (WAKES-WINDOW-BEGIN and -END, written
+ * once the guest's own output has drained), printed between
+ * "WAKES-TRACE-BEGIN" and "WAKES-TRACE-END" for ci/wakes.py to tally. The
+ * events that a kernel lacks (dyn_tick without NO_IDLE_HZ, irq_vectors on
+ * a kernel without the local APIC) stay off.
+ */
+static void wake_tally(void)
+{
+	static const char * const events[] = {
+		"dyn_tick", "irq/irq_handler_entry", "irq_vectors/local_timer_entry",
+		"timer/timer_expire_entry", "timer/hrtimer_expire_entry",
+	};
+	char path[128];
+	unsigned int i;
+	int fd, on = 0;
+
+	settle();
+	wait_suitable();
+	if (access(TRACEDIR "events", F_OK))
+		mount("tracefs", TRACEDIR, "tracefs", 0, NULL);
+	write_str(TRACEDIR "buffer_size_kb", "2048");
+	fd = open(TRACEDIR "trace", O_WRONLY | O_TRUNC);
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++) {
+		snprintf(path, sizeof(path), TRACEDIR "events/%s/enable", events[i]);
+		if (!access(path, F_OK) && !write_str(path, "1"))
+			on++;
+	}
+	printf("WAKES events %d window_s %d\n", on, idle_secs);
+	fflush(stdout);
+	tcdrain(STDOUT_FILENO);
+	/*
+	 * The marker file stays open across the window: closing a file
+	 * queues RCU callbacks, and the CPU would tick for them at its start.
+	 */
+	fd = open(TRACEDIR "trace_marker", O_WRONLY);
+	sleep_ns(100000000LL);
+	if (fd < 0 || write(fd, "WAKES-WINDOW-BEGIN", 18) != 18)
+		printf("WAKES no marker\n");
+	sleep_ns(idle_secs * 1000000000LL);
+	if (fd < 0 || write(fd, "WAKES-WINDOW-END", 16) != 16)
+		printf("WAKES no marker\n");
+	if (fd >= 0)
+		close(fd);
+	write_str(TRACEDIR "events/enable", "0");
+	printf("WAKES-TRACE-BEGIN\n");
+	fflush(stdout);
+	fd = open(TRACEDIR "trace", O_RDONLY);
+	if (fd >= 0) {
+		static char buf[65536];
+		ssize_t n;
+
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			fwrite(buf, 1, n, stdout);
+		close(fd);
+	}
+	printf("WAKES-TRACE-END\n");
 	printf("DYNTICK-GUEST-END\n");
 }
 

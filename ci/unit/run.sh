@@ -8,6 +8,7 @@
 #              what the series needs
 #   names-*    every test name of ci/tests.conf and ci/matrix.conf is one
 #              the guest knows
+#   wakes-*    ci/wakes.py's tally of a canned trace
 #   guest-*    ci/guest/init.c on the host, in a harness: its check of
 #              dt.tests/dt.skip (guest_names.c), and on a fake clock its
 #              jiffies drift without data and its early wake-ups
@@ -391,6 +392,31 @@ hostclock no-line long_idle            -            1 'no host clock marks for l
 hostclock no-mark suspend_idle         120000000000 1 'no host clock marks for suspend_idle'
 hostclock other   sleep_sane           -            0 '^$'
 hostclock below-1 long_idle            119999200000 0 'vs host clock 0\.8 ms'
+
+# ---- wake-up tally ----------------------------------------------------------
+# ci/wakes.py --tally on a canned trace (ci/unit/wakes/pit.log, with a
+# System.map of its timer functions): only the timer interrupts between the
+# two window markers count (not the serial port's, not those before or
+# after), each named by the skip it ended or "tick", and by the timers that
+# expired before the next one.
+wakes() {	# CASE LOG EXPECTED-OUTPUT
+	local name=wakes-$1 out
+	want "$name" || return 0
+	out=$(python3 "$top/ci/wakes.py" --tally "$2" --map "$unit/wakes/System.map" 2>&1)
+	if [ "$out" = "$3" ]; then ok "$name" "$(head -n1 <<<"$out")"
+	else fail "$name" "other tally than expected" "$out"; fi
+}
+wakes tally "$unit/wakes/pit.log" "irqs 9 window 1.000
+3 tick, no skip ended | -
+2 skip ended: max_skip | -
+1 skip ended: max_skip | delayed_work_timer_fn
+1 skip ended: timer | clocksource_watchdog
+1 skip ended: timer | hrtimer_wakeup
+1 tick, no skip ended | mix_interrupt_randomness"
+if want wakes-no-end; then
+	sed '/WAKES-WINDOW-END/d' "$unit/wakes/pit.log" >"$tmp/wakes-no-end.log"
+fi
+wakes no-end "$tmp/wakes-no-end.log" "irqs 0 window 0.000"
 
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]
