@@ -25,13 +25,8 @@ ap.add_argument("--kernel", action="append", required=True)
 ap.add_argument("--setup", action="append", required=True)
 a = ap.parse_args()
 
-kernels = []  # (name, bzImage, hz)
-for k in a.kernel:
-    name, rest = k.split("=", 1)
-    image, hz = rest.rsplit(":", 1)
-    kernels.append((name, image, int(hz)))
+kernels = guestboot.kernels(a.kernel)  # (name, bzImage, hz)
 setups = [tuple(s.split(":")) for s in a.setup]  # (vcpus, device)
-titles = {"base": "periodic (unpatched)", "on": "dyn-tick (NO_IDLE_HZ)", "nohz": "NO_HZ_IDLE"}
 
 
 def run(kernel, vcpus, device, rnd):
@@ -51,9 +46,9 @@ def run(kernel, vcpus, device, rnd):
         m = re.match(r"HOSTCPU (\S+)-(begin|end) ([0-9]+) ([0-9]+)$", line)
         if m:
             marks.setdefault(m.group(1), {})[m.group(2)] = (int(m.group(3)), int(m.group(4)))
-    m = re.search(rb"dyn-tick: \S+ can skip up to ([0-9]+) ticks", text)
-    if m:
-        res["max_skip"] = float(m.group(1))
+    skip = guestboot.max_skip(text)
+    if skip:
+        res["max_skip"] = float(skip)
     # A CPU time of 0 (schedstat unreadable) or one that went backwards (a
     # thread exited within the window) is no measurement.
     for w, e in marks.items():
@@ -72,7 +67,7 @@ for rnd in range(a.reps):
         order = kernels[rnd % len(kernels):] + kernels[:rnd % len(kernels)]
         for k in order:
             done += 1
-            print(f"bench: round {rnd + 1}/{a.reps}, {titles.get(k[0], k[0])}, {vcpus} vCPU(s), "
+            print(f"bench: round {rnd + 1}/{a.reps}, {guestboot.title(k[0])}, {vcpus} vCPU(s), "
                   f"{device} ({done}/{total}, {int(time.time() - t0)} s)", file=sys.stderr, flush=True)
             data.setdefault((k[0], vcpus, device), []).append(run(k, vcpus, device, rnd))
 
@@ -124,7 +119,7 @@ out.append("| kernel | vCPUs | tick device | timer irqs/s (all CPUs) | interrupt
 out.append("|---|---|---|---|---|---|---|")
 for vcpus, device in setups:
     for kname, _, _ in kernels:
-        out.append(f"| {titles.get(kname, kname)} | {vcpus} | {device} | "
+        out.append(f"| {guestboot.title(kname)} | {vcpus} | {device} | "
                    f"{cell(kname, vcpus, device, 'idle_irq_per_s')} | "
                    f"{cell(kname, vcpus, device, 'idle_all_irq_per_s')} | "
                    f"{cell(kname, vcpus, device, 'idle_ipi_per_s')} | "
@@ -163,7 +158,7 @@ for title, c1, k1, f1, c2, k2, f2, extra in tables:
             else:
                 v1 = f"{cell(kname, vcpus, device, k1 + '_median_ms', '{:.2f}')} / " \
                      f"{cell(kname, vcpus, device, k1 + '_worst_ms', '{:.2f}')}"
-            row = f"| {titles.get(kname, kname)} | {vcpus} | {device} | {v1} | {cell(kname, vcpus, device, k2, f2)} |"
+            row = f"| {guestboot.title(kname)} | {vcpus} | {device} | {v1} | {cell(kname, vcpus, device, k2, f2)} |"
             if extra:
                 row += f" {cell(kname, vcpus, device, extra, '{:.0f}')} |"
             out.append(row)
@@ -175,7 +170,7 @@ out.append("| kernel | vCPUs | tick device | loop vs periodic | jiffies behind C
 out.append("|---|---|---|---|---|")
 for vcpus, device in setups:
     for kname, _, _ in kernels:
-        out.append(f"| {titles.get(kname, kname)} | {vcpus} | {device} | "
+        out.append(f"| {guestboot.title(kname)} | {vcpus} | {device} | "
                    f"{cell(kname, vcpus, device, 'loops_per_s', '{:.3f}', rel='base')} | "
                    f"{cell(kname, vcpus, device, 'drift_ms', '{:+.1f}')} |")
 out.append("")

@@ -1,10 +1,32 @@
-"""What the benchmarks share (ci/bench.py, ci/wakes.py): the kernel
-arguments that pick a tick device, from ci/boots.conf, and one boot of the
-guest through the tests' launcher (ci/qemu_run.py), judged by the tests'
-verdict (ci/verdict.sh)."""
-import os, subprocess, sys, time
+"""What the benchmarks share (ci/bench.py, ci/wakes.py): their kernels'
+names and --kernel arguments, the kernel arguments that pick a tick device
+(from ci/boots.conf), one boot of the guest through the tests' launcher
+(ci/qemu_run.py) judged by the tests' verdict (ci/verdict.sh), and the
+max_skip a boot's kernel log gives."""
+import os, re, subprocess, sys, time
 
 top = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TITLES = {"base": "periodic (unpatched)", "on": "dyn-tick (NO_IDLE_HZ)", "nohz": "NO_HZ_IDLE"}
+
+
+def title(name):
+    return TITLES.get(name, name)
+
+
+def kernels(args):
+    """[(name, bzImage, hz)] of --kernel NAME=BZIMAGE:HZ arguments."""
+    out = []
+    for k in args:
+        name, rest = k.split("=", 1)
+        image, hz = rest.rsplit(":", 1)
+        out.append((name, image, int(hz)))
+    return out
+
+
+def max_skip(text):
+    """Ticks one skip can span, from the kernel log (bytes), or None."""
+    m = re.search(rb"dyn-tick: \S+ can skip up to ([0-9]+) ticks", text)
+    return int(m.group(1)) if m else None
 
 
 def device_args(device):

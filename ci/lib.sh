@@ -277,22 +277,6 @@ run_boot() {
 	grep -E '^(not )?ok ' "$log" | sed "s/^/    [$name] /" >&2 || true
 }
 
-# --- Interrupted runs ------------------------------------------------------
-# guard "$@": the first command of a script that moves the tree or starts
-# QEMU (check.sh, selftest.sh). An interrupted run (Ctrl-C, the SIGTERM of a
-# CI timeout) must put the tree back, kill its QEMUs and remove its files.
-# Bash runs a trap only when its foreground command has ended, so a SIGTERM
-# during a 600 s boot would wait for the boot, and a signal sent to the
-# script alone never reaches QEMU. So the script runs again as a child in a
-# session of its own, and this parent only waits (a trapped signal ends the
-# wait at once). On INT/TERM/HUP it sends TERM to every process of that
-# session (KILL after 30 s, which leaves the scripts' own traps time to undo
-# their edits); then it kills any QEMU that wrote its pid file into the
-# run's directory $DYNTICK_RUN (boot.sh, qemu_run.py: one that left the
-# session), checks out the ref the tree had when the run began, and removes
-# $DYNTICK_RUN, where the scripts keep their temporary files. A script that
-# a guarded one runs (selftest.sh under check.sh) inherits DYNTICK_RUN and
-# is guarded by it.
 # The benchmarks' kernels (make bench, make wakes): the unpatched periodic
 # kernel in $WORK/build-base and mainline NO_HZ_IDLE in $WORK/build-nohz,
 # both from the worktree at the base commit (so that they share ccache with
@@ -316,6 +300,22 @@ bench_kernels() {	# WHO: the command, for the message
 	grep -q '^CONFIG_NO_IDLE_HZ=y' "$WORK/build-on/.config" || die "dyn-tick kernel lacks NO_IDLE_HZ"
 }
 
+# --- Interrupted runs ------------------------------------------------------
+# guard "$@": the first command of a script that moves the tree or starts
+# QEMU (check.sh, selftest.sh). An interrupted run (Ctrl-C, the SIGTERM of a
+# CI timeout) must put the tree back, kill its QEMUs and remove its files.
+# Bash runs a trap only when its foreground command has ended, so a SIGTERM
+# during a 600 s boot would wait for the boot, and a signal sent to the
+# script alone never reaches QEMU. So the script runs again as a child in a
+# session of its own, and this parent only waits (a trapped signal ends the
+# wait at once). On INT/TERM/HUP it sends TERM to every process of that
+# session (KILL after 30 s, which leaves the scripts' own traps time to undo
+# their edits); then it kills any QEMU that wrote its pid file into the
+# run's directory $DYNTICK_RUN (boot.sh, qemu_run.py: one that left the
+# session), checks out the ref the tree had when the run began, and removes
+# $DYNTICK_RUN, where the scripts keep their temporary files. A script that
+# a guarded one runs (selftest.sh under check.sh) inherits DYNTICK_RUN and
+# is guarded by it.
 guard() {
 	[ -z "${DYNTICK_RUN:-}" ] || return 0
 	DYNTICK_RUN=$(mktemp -d "${TMPDIR:-/tmp}/dyntick-run.XXXXXX")

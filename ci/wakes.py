@@ -18,7 +18,6 @@ import argparse, bisect, collections, os, re, statistics, sys, time
 
 import guestboot
 
-TITLES = {"base": "periodic (unpatched)", "on": "dyn-tick (NO_IDLE_HZ)", "nohz": "NO_HZ_IDLE"}
 EVENT = re.compile(r"\s(\d+\.\d+): (\w+): (.*?)\s*$")
 
 
@@ -108,11 +107,7 @@ def main():
             print(f"{n} {kind} | {ran}")
         return
 
-    kernels = []  # (name, bzImage, hz)
-    for k in a.kernel:
-        name, rest = k.split("=", 1)
-        image, hz = rest.rsplit(":", 1)
-        kernels.append((name, image, int(hz)))
+    kernels = guestboot.kernels(a.kernel)  # (name, bzImage, hz)
     setups = [tuple(s.split(",")) for s in a.setup]  # (device, extra args...)
     runs = {}  # (kernel, setup) -> [(rate, {kind: per s}, max_skip), ...]
     t0 = time.time()
@@ -121,23 +116,21 @@ def main():
             order = kernels[rnd % len(kernels):] + kernels[:rnd % len(kernels)]
             for name, image, hz in order:
                 label = " ".join(setup)
-                print(f"wakes: round {rnd + 1}/{a.reps}, {TITLES.get(name, name)}, {label} "
+                print(f"wakes: round {rnd + 1}/{a.reps}, {guestboot.title(name)}, {label} "
                       f"({int(time.time() - t0)} s)", file=sys.stderr, flush=True)
                 args = guestboot.device_args(setup[0]) + "".join(x + " " for x in setup[1:])
                 args += f"dt.mode=wakes dt.hz={hz} dt.idle={a.idle}"
                 tag = "-".join(setup).replace("=", "_")
                 log = os.path.join(a.logs, f"wakes-{name}-{tag}-{rnd}.log")
-                text = guestboot.boot(f"wakes-{name}", image, a.initrd, log, 1, args,
-                                      300 + a.idle)
-                text = text.decode(errors="replace")
-                irqs, window, kinds = tally(text, symbols(os.path.join(
+                raw = guestboot.boot(f"wakes-{name}", image, a.initrd, log, 1, args,
+                                     300 + a.idle)
+                irqs, window, kinds = tally(raw.decode(errors="replace"), symbols(os.path.join(
                     os.path.dirname(image), "../../../System.map")))
                 if not irqs:
                     sys.exit(f"wakes: no timer interrupt traced in {log}")
-                m = re.search(r"dyn-tick: \S+ can skip up to ([0-9]+) ticks", text)
                 runs.setdefault((name, setup), []).append(
                     (irqs / window, {k: n / window for k, n in kinds.items()},
-                     int(m.group(1)) if m else None))
+                     guestboot.max_skip(raw)))
 
     def cell(vals, fmt):
         return f"{fmt.format(statistics.median(vals))} [{fmt.format(min(vals))}-" \
@@ -157,7 +150,7 @@ def main():
             skips = [x[2] for x in r if x[2]]
             floor = f"{cell([x[0] * skips[0] / hz for x in r], '{:.3f}')} " \
                     f"(HZ / {skips[0]} = {hz / skips[0]:.1f}/s)" if skips else "n/a"
-            out.append(f"| {TITLES.get(name, name)} | {' '.join(setup)} | "
+            out.append(f"| {guestboot.title(name)} | {' '.join(setup)} | "
                        f"{cell([x[0] for x in r], '{:.2f}')} | {floor} |")
     out.append("")
     for setup in setups:
@@ -165,7 +158,7 @@ def main():
             r = runs[(name, setup)]
             kinds = {k for x in r for k in x[1]}
             rows = sorted(kinds, key=lambda k: (-statistics.median(x[1].get(k, 0) for x in r), k))
-            out += [f"Wake-ups of {TITLES.get(name, name)}, {' '.join(setup)}, per second:", "",
+            out += [f"Wake-ups of {guestboot.title(name)}, {' '.join(setup)}, per second:", "",
                     "| wake-up | timers that ran | per second |", "|---|---|---|"]
             for kind, ran in rows:
                 out.append(f"| {kind} | {ran} | "
