@@ -58,6 +58,7 @@ cat "$LOGDIR/tree.log" >&2
 
 check "$S" checkpatch checkpatch "$R"
 check "$S" checkpatch meta "$S"
+check "$S" checkpatch mutants "$S"
 timed "$S" guest bash "$TOP/ci/guest.sh" "$WORK/guest" >/dev/null ||
 	{ result "$S" FAIL 1 "the guest userland does not build"; report; }
 

@@ -225,6 +225,20 @@ cell_of() {	# FILE COLUMN: the cell's last value, or "-"
 	awk -F'\t' -v c="$2" '$1 == "cell" && $2 == c { v = $3 } END { print (v == "" ? "-" : v) }' "$1"
 }
 
+# mutant_split LINE: the fields of a ci/mutants.conf line into mf[], each
+# trimmed. Fields are separated by " | " exactly: a substitution may hold
+# "|". A good line has 6 (name, file, substitution, vCPUs, kernel
+# arguments, catcher).
+mutant_split() {
+	local rest=$1
+	mf=()
+	while [[ $rest == *" | "* ]]; do
+		mf+=("$(sed -E 's/^ +//; s/ +$//' <<<"${rest%% | *}")")
+		rest=${rest#* | }
+	done
+	mf+=("$(sed -E 's/^ +//; s/ +$//' <<<"$rest")")
+}
+
 # --- Boots of ci/boots.conf -------------------------------------------------
 # summary_count KEY LINE: N of KEY=N in the verdict's summary line
 # (ci/verdict.sh: "boot=ok tests_pass=N tests_skip=N tests_fail=N secs=N"),

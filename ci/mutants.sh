@@ -51,14 +51,10 @@ passed=0 failed=0 n=0
 table=("mutant|catcher|result")
 while IFS= read -r line; do
 	case $line in ''|'#'*) continue ;; esac
-	# Fields are separated by " | " exactly: a substitution may hold "|"
-	f=() rest=$line
-	while [[ $rest == *" | "* ]]; do f+=("${rest%% | *}"); rest=${rest#* | }; done
-	f+=("$rest")
-	[ ${#f[@]} = 6 ] || die "mutants: ci/mutants.conf: not 6 fields: $line"
-	trim() { sed -E 's/^ +//; s/ +$//' <<<"$1"; }
-	name=$(trim "${f[0]}") file=$(trim "${f[1]}") subst=$(trim "${f[2]}")
-	vcpus=$(trim "${f[3]}") args=$(trim "${f[4]}") catcher=$(trim "${f[5]}")
+	mutant_split "$line"
+	[ ${#mf[@]} = 6 ] || die "mutants: ci/mutants.conf: not 6 fields: $line"
+	name=${mf[0]} file=${mf[1]} subst=${mf[2]}
+	vcpus=${mf[3]} args=${mf[4]} catcher=${mf[5]}
 	kernel=tiny
 	[[ $vcpus != *@* ]] || kernel=${vcpus#*@} vcpus=${vcpus%%@*}
 	case $kernel in tiny | debian) ;; *) die "mutants: ci/mutants.conf: $name: no kernel '$kernel' (tiny or debian)" ;; esac

@@ -15,7 +15,7 @@ export TOP WORK TREE LOGDIR
 all=(patch-does-not-apply checkpatch-error build-error boot-panic guest-test-fails
 	guest-test-crashes wrong-tick-device boot-timeout boot-retry randconfig-loses-feature tree-refuses-commit tree-refuses-edit tree-reapplies-pulled
 	export-detached export-refuses-stray interrupted-run interrupted-run-int docs-warning
-	abi-warning warnings-no-reference)
+	abi-warning warnings-no-reference mutant-stale)
 read -ra cases <<<"${SELFTEST_CASES:-${all[*]}}"
 want() { [[ " ${cases[*]} " == *" $1 "* ]]; }
 
@@ -475,5 +475,23 @@ want abi-warning && case_docs_warning abi-warning Documentation/ABI/testing/sysf
 # no run at all): that is an error, never "no new warnings".
 want warnings-no-reference &&
 	expect warnings-no-reference "no warnings file .*/nosuch" new_lines "$tmp/nosuch" "$TOP/ci/lib.sh"
+
+# 15. A mutant whose substitution no longer matches the tip (the code it
+# mutated was rewritten): ci/checks/mutants.sh must fail and name it. The
+# check runs on a copy of ci/ whose mutants.conf has one such line more.
+case_mutant_stale() {
+	mkdir -p "$tmp/mtop"
+	cp -r "$TOP/ci" "$tmp/mtop/"
+	printf '%s\n' 'stale-mutant | kernel/time/dyn-tick.c | s/no such code in the series/x/ | 1 | - | idle_skips' \
+		>>"$tmp/mtop/ci/mutants.conf"
+	: >"$tmp/mutants.res"
+	TOP=$tmp/mtop bash "$tmp/mtop/ci/checks/mutants.sh" "$tmp/mutants.res" >/dev/null 2>&1 || true
+	if grep -qE '^FAIL.*stale-mutant: kernel/time/dyn-tick.c unchanged' "$tmp/mutants.res"; then
+		pass mutant-stale "$(grep -m1 -oE 'stale-mutant: [^;]*' "$tmp/mutants.res")"
+	else
+		flunk mutant-stale "the stale substitution was not named" "$(cat "$tmp/mutants.res")"
+	fi
+}
+want mutant-stale && case_mutant_stale
 
 exit $fails
