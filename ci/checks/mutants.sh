@@ -21,11 +21,12 @@ while IFS= read -r line; do
 		stale+=("${mf[0]}: no ${mf[1]} at the tip")
 		continue
 	fi
+	git -C "$TREE" show "series:${mf[1]}" >"$tmp/orig.c"
 	rc=0
-	git -C "$TREE" show "series:${mf[1]}" | perl -0pe "${mf[2]}" >"$tmp/mutant.c" 2>"$tmp/mutant.err" || rc=$?
+	perl -0pe "${mf[2]}" "$tmp/orig.c" >"$tmp/mutant.c" 2>"$tmp/mutant.err" || rc=$?
 	if [ $rc != 0 ]; then
 		stale+=("${mf[0]}: perl: $(head -n1 "$tmp/mutant.err")")
-	elif git -C "$TREE" show "series:${mf[1]}" | cmp -s - "$tmp/mutant.c"; then
+	elif cmp -s "$tmp/orig.c" "$tmp/mutant.c"; then
 		stale+=("${mf[0]}: ${mf[1]} unchanged")
 	fi
 done <"$TOP/ci/mutants.conf"
